@@ -1,0 +1,53 @@
+import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  HttpConfig,
+  ListenConfig,
+  LogConfig,
+  RedisConfig,
+  ShutdownConfig,
+  StorageConfig,
+  SecurityConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { PubSubService, QueueModule } from '@genhub/queue';
+
+/** Settles reservations from the billing queue. Serves only /health, /ready and /metrics. */
+@Module({})
+export class BillingModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly pubsub: PubSubService,
+  ) {}
+
+  static forRoot(env: NodeJS.ProcessEnv): DynamicModule {
+    return {
+      module: BillingModule,
+      imports: [
+        ConfigModule.forRoot({
+          pieces: [
+            HttpConfig,
+            ListenConfig,
+            LogConfig,
+            ShutdownConfig,
+            DatabaseConfig,
+            RedisConfig,
+            StorageConfig,
+            SecurityConfig,
+          ],
+          env,
+          defaults: { PORT: '3003' },
+        }),
+        ObservabilityModule.forRoot('billing'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register('redis', () => this.pubsub.ping());
+  }
+}

@@ -1,0 +1,55 @@
+import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
+import {
+  AdminConfig,
+  ConfigModule,
+  DatabaseConfig,
+  HttpConfig,
+  ListenConfig,
+  LogConfig,
+  RedisConfig,
+  SecurityConfig,
+  ShutdownConfig,
+  StorageConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { PubSubService, QueueModule } from '@genhub/queue';
+
+export const GATEWAY_CONFIG = [
+  HttpConfig,
+  ListenConfig,
+  LogConfig,
+  ShutdownConfig,
+  DatabaseConfig,
+  RedisConfig,
+  StorageConfig,
+  AdminConfig,
+  SecurityConfig,
+  TaskConfig,
+];
+
+/** The public API, the admin API and (in embedded mode) the /cdn route. */
+@Module({})
+export class AppModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly pubsub: PubSubService,
+  ) {}
+
+  static forRoot(env: NodeJS.ProcessEnv): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ pieces: GATEWAY_CONFIG, env, defaults: { PORT: '3000' } }),
+        ObservabilityModule.forRoot('gateway'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register('redis', () => this.pubsub.ping());
+  }
+}

@@ -1,0 +1,55 @@
+import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  HttpConfig,
+  ListenConfig,
+  LogConfig,
+  RedisConfig,
+  ShutdownConfig,
+  StorageConfig,
+  SecurityConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { PubSubService, QueueModule } from '@genhub/queue';
+
+/** Runs tasks from the tasks queue. Serves only /health, /ready and /metrics. */
+@Module({})
+export class WorkerModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly pubsub: PubSubService,
+  ) {}
+
+  static forRoot(env: NodeJS.ProcessEnv): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot({
+          pieces: [
+            HttpConfig,
+            ListenConfig,
+            LogConfig,
+            ShutdownConfig,
+            DatabaseConfig,
+            RedisConfig,
+            StorageConfig,
+            SecurityConfig,
+            TaskConfig,
+          ],
+          env,
+          defaults: { PORT: '3001' },
+        }),
+        ObservabilityModule.forRoot('task-worker'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register('redis', () => this.pubsub.ping());
+  }
+}

@@ -1,0 +1,170 @@
+// Lint rules for the whole workspace. The module boundaries are enforced, not
+// decorative: every project has one scope:* and one type:* tag, and a wrong
+// import fails `nx lint` (tools/check-boundaries proves it).
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+
+const sameAndShared = (scope, ...more) => ({
+  sourceTag: `scope:${scope}`,
+  onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', 'scope:platform', ...more],
+});
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  prettier,
+  {
+    ignores: [
+      '**/dist',
+      '**/node_modules',
+      '**/.nx',
+      '**/.data',
+      '**/generated/**',
+      'tools/**/*.mjs',
+      'tools/**/*.cjs',
+    ],
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: true,
+          depConstraints: [
+            // What kind of project may use what kind.
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:feature',
+                'type:data-access',
+                'type:adapter',
+                'type:contracts',
+                'type:util',
+              ],
+            },
+            {
+              sourceTag: 'type:feature',
+              onlyDependOnLibsWithTags: [
+                'type:data-access',
+                'type:adapter',
+                'type:contracts',
+                'type:util',
+              ],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
+            },
+            {
+              sourceTag: 'type:adapter',
+              onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
+            },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: [
+                'type:feature',
+                'type:data-access',
+                'type:adapter',
+                'type:contracts',
+                'type:util',
+              ],
+            },
+            // Which domain may use which: only apps span domains.
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            {
+              sourceTag: 'scope:platform',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'],
+            },
+            {
+              sourceTag: 'scope:providers',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform', 'scope:providers'],
+            },
+            // Test helpers compose every domain (migrations, factories) but ship in no app.
+            {
+              sourceTag: 'scope:testing',
+              onlyDependOnLibsWithTags: [
+                'scope:shared',
+                'scope:platform',
+                'scope:accounts',
+                'scope:tasks',
+                'scope:billing',
+                'scope:webhooks',
+                'scope:providers',
+              ],
+            },
+            sameAndShared('accounts'),
+            sameAndShared('tasks', 'scope:providers'),
+            sameAndShared('billing'),
+            // The dispatcher signs with the account's webhook secret, read through the accounts lib.
+            sameAndShared('webhooks', 'scope:accounts'),
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration through @genhub/config, not process.env.',
+        },
+      ],
+    },
+  },
+  {
+    // Configuration is the one place that reads the environment; entry points and tests may too.
+    files: [
+      'libs/shared/config/**/*.ts',
+      '**/main.ts',
+      'apps/*/src/cli/*.ts',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      'libs/testing/**/*.ts',
+      'tools/**/*.ts',
+    ],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Apps and libs never import each other's sources by relative paths or aliases into apps/.
+    files: ['libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/apps/**'], message: 'Libs never import apps.' }] },
+      ],
+    },
+  },
+  {
+    // The browser entry of the contracts lib must stay free of server code.
+    files: ['libs/shared/contracts/src/**/*.ts'],
+    ignores: ['libs/shared/contracts/src/server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@nestjs/*',
+                'class-validator',
+                'class-transformer',
+                'typeorm',
+                'reflect-metadata',
+                'node:*',
+              ],
+              message: 'Browser entry: server-only code belongs in src/server/.',
+            },
+            { group: ['**/apps/**'], message: 'Libs never import apps.' },
+          ],
+        },
+      ],
+    },
+  },
+];

@@ -1,0 +1,2 @@
+/** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
+export const BILLING_MIGRATIONS = [];

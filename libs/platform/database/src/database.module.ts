@@ -1,0 +1,35 @@
+import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '@genhub/config';
+import { ReadinessRegistry } from '@genhub/observability';
+import { dataSourceOptions } from './data-source.factory';
+
+/** The process's PostgreSQL connection pool; entities come from each data-access module's forFeature. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [DatabaseConfig],
+      useFactory: (config: DatabaseConfig) => ({
+        ...dataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }),
+        autoLoadEntities: true,
+        // Start even while PostgreSQL is down; /ready says so and queries fail fast.
+        retryAttempts: 0,
+        manualInitialization: false,
+      }),
+    }),
+  ],
+})
+export class DatabaseModule implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('postgres', async () => {
+      await this.dataSource.query('SELECT 1');
+    });
+  }
+}

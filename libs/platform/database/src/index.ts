@@ -1,0 +1,2 @@
+export * from './data-source.factory';
+export * from './database.module';

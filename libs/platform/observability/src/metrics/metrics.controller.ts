@@ -1,0 +1,14 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { MetricsService } from './metrics.service';
+
+@Controller()
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
+  @Get('metrics')
+  async scrape(@Res() reply: FastifyReply): Promise<void> {
+    const body = await this.metrics.registry.metrics();
+    await reply.header('content-type', this.metrics.registry.contentType).send(body);
+  }
+}

@@ -1,0 +1,3 @@
+const preset = require('../../../jest.preset.js');
+
+module.exports = { ...preset, displayName: 'errors', roots: ['<rootDir>/libs/shared/errors'] };

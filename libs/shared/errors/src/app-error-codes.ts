@@ -1,0 +1,90 @@
+/**
+ * Request-level errors: why an HTTP call is refused. Domain code throws
+ * `AppException(code, …)`; one filter per response family turns the code into
+ * the documented body (interface.md, "Errors"; extensions.md §6).
+ */
+export const AppErrorCode = {
+  InvalidRequest: 'invalid_request',
+  UnknownProvider: 'unknown_provider',
+  MissingAuthorization: 'missing_authorization',
+  InvalidAuthorizationFormat: 'invalid_authorization_format',
+  InvalidApiKey: 'invalid_api_key',
+  InsufficientBalance: 'insufficient_balance',
+  AccountSuspended: 'account_suspended',
+  ContentBlocked: 'content_blocked',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  PayloadTooLarge: 'payload_too_large',
+  ServiceUnavailable: 'service_unavailable',
+  Internal: 'internal',
+} as const;
+
+export type AppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+
+export interface AppErrorEntry {
+  readonly status: number;
+  /** Default message; some codes always carry a specific one (given when thrown). */
+  readonly message: string;
+  /** Business code nested inside `error` on /v1/ answers (interface.md, "HTTP error body"). */
+  readonly innerCode?: number;
+  readonly transient: boolean;
+}
+
+/** Inner business code for insufficient balance: interface.md leaves it open; ours is 1300. */
+export const INSUFFICIENT_BALANCE_INNER_CODE = 1300;
+
+export const APP_ERRORS = {
+  invalid_request: { status: 400, message: 'Invalid request', transient: false },
+  unknown_provider: {
+    status: 400,
+    message: 'Invalid provider',
+    innerCode: 1401,
+    transient: false,
+  },
+  missing_authorization: {
+    status: 401,
+    message: 'Missing Authorization header',
+    transient: false,
+  },
+  invalid_authorization_format: {
+    status: 401,
+    message: 'Invalid Authorization format, expected: Bearer <api_key>',
+    transient: false,
+  },
+  invalid_api_key: { status: 401, message: 'Invalid or revoked API key', transient: false },
+  insufficient_balance: {
+    status: 402,
+    message: 'Insufficient balance',
+    innerCode: INSUFFICIENT_BALANCE_INNER_CODE,
+    transient: false,
+  },
+  account_suspended: { status: 403, message: 'Account suspended', transient: false },
+  content_blocked: {
+    status: 403,
+    message: 'Prompt blocked by content policy',
+    transient: false,
+  },
+  not_found: { status: 404, message: 'Not found', transient: false },
+  conflict: { status: 409, message: 'Conflict', transient: false },
+  payload_too_large: { status: 413, message: 'Request body too large', transient: false },
+  service_unavailable: {
+    status: 503,
+    message: 'Service temporarily unavailable, please retry',
+    transient: true,
+  },
+  internal: { status: 500, message: 'Server error', transient: true },
+} as const satisfies Record<AppErrorCode, AppErrorEntry>;
+
+/** The 402 text (interface.md): balance net of reservations, three decimals. */
+export function insufficientBalanceMessage(
+  currencySymbol: string,
+  current: string,
+  required: string,
+): string {
+  return `Insufficient balance. Current: ${currencySymbol}${current}, required: ${currencySymbol}${required}. Please top up and try again.`;
+}
+
+/** The 400 text for an unrecognized provider (interface.md). */
+export function unknownProviderMessage(provider: string): string {
+  return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;
+}

@@ -1,0 +1,31 @@
+import { APP_ERRORS, AppErrorCode } from './app-error-codes';
+
+export interface AppExceptionDetails {
+  /** Replaces the catalogue's default message. */
+  message?: string;
+  /** The request fields at fault, for validation errors. */
+  fields?: string[];
+  /** The chat-family `param`. */
+  param?: string;
+}
+
+/**
+ * The one exception domain code throws. It carries a catalogue code, never an
+ * HTTP status: the transport's filter decides the body.
+ */
+export class AppException extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: AppErrorCode,
+    readonly details: AppExceptionDetails = {},
+  ) {
+    super(details.message ?? APP_ERRORS[code].message);
+    this.name = 'AppException';
+    this.status = APP_ERRORS[code].status;
+  }
+
+  static isAppException(error: unknown): error is AppException {
+    return error instanceof AppException;
+  }
+}

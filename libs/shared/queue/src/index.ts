@@ -1,0 +1,3 @@
+export * from './pubsub.service';
+export * from './queue.constants';
+export * from './queue.module';

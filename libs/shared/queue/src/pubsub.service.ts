@@ -1,0 +1,65 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RedisConfig } from '@genhub/config';
+import { Channel } from './queue.constants';
+
+type Handler = (message: string) => void;
+
+/**
+ * One publisher and one subscriber connection per process, whatever the
+ * number of listeners: a sync waiter or a cache costs a map entry, not a
+ * connection.
+ */
+@Injectable()
+export class PubSubService implements OnApplicationShutdown {
+  private readonly logger = new Logger(PubSubService.name);
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private publisher?: Redis;
+  private subscriber?: Redis;
+
+  constructor(private readonly config: RedisConfig) {}
+
+  private channel(name: Channel): string {
+    return `${this.config.QUEUE_PREFIX}:${name}`;
+  }
+
+  private connect(): Redis {
+    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', (error) => this.logger.warn(`redis: ${error.message}`));
+    return redis;
+  }
+
+  /** Readiness: the Redis server answers. */
+  async ping(): Promise<void> {
+    this.publisher ??= this.connect();
+    await this.publisher.ping();
+  }
+
+  async publish(name: Channel, message: string): Promise<void> {
+    this.publisher ??= this.connect();
+    await this.publisher.publish(this.channel(name), message);
+  }
+
+  /** Returns an unsubscribe function. */
+  async subscribe(name: Channel, handler: Handler): Promise<() => void> {
+    const channel = this.channel(name);
+    if (!this.subscriber) {
+      this.subscriber = this.connect();
+      this.subscriber.on('message', (ch: string, message: string) => {
+        for (const h of this.handlers.get(ch) ?? []) h(message);
+      });
+    }
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.subscriber.subscribe(channel);
+    }
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.publisher?.quit(), this.subscriber?.quit()]);
+  }
+}

@@ -1,0 +1,80 @@
+import type { JobsOptions } from 'bullmq';
+
+export const QueueName = {
+  Tasks: 'tasks',
+  Billing: 'billing',
+  Webhooks: 'webhooks',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const JobName = {
+  RunTask: 'run-task',
+  SettleTask: 'settle-task',
+  DeliverWebhook: 'deliver-webhook',
+} as const;
+export type JobName = (typeof JobName)[keyof typeof JobName];
+
+/** Payloads carry ids and a schema version, never whole entities. */
+export interface RunTaskJob {
+  v: 1;
+  taskId: string;
+}
+export interface SettleTaskJob {
+  v: 1;
+  taskId: string;
+  accountId: string;
+  /** capture: the task's price becomes a usage record; release: the reservation is returned. */
+  outcome: 'capture' | 'release';
+}
+export interface DeliverWebhookJob {
+  v: 1;
+  taskId: string;
+}
+
+export type JobItem =
+  | { name: typeof JobName.RunTask; data: RunTaskJob }
+  | { name: typeof JobName.SettleTask; data: SettleTaskJob }
+  | { name: typeof JobName.DeliverWebhook; data: DeliverWebhookJob };
+
+export type JobData<N extends JobName> = Extract<JobItem, { name: N }>['data'];
+
+/** Which queue each job goes to: one job name, one queue, one processor. */
+export const JOB_QUEUE = {
+  'run-task': QueueName.Tasks,
+  'settle-task': QueueName.Billing,
+  'deliver-webhook': QueueName.Webhooks,
+} as const satisfies Record<JobName, QueueName>;
+
+const keep = { removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 7 * 86400 } };
+
+/**
+ * Job options, declared once per job name. Call sites only pass the
+ * deterministic job id (see jobIdFor), so a re-sent outbox row is a no-op.
+ */
+export const JOB_OPTIONS = {
+  // A task run is retried only when its worker died (stalled); the task's own
+  // failures are terminal states, not job failures.
+  'run-task': { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, ...keep },
+  'settle-task': { attempts: 20, backoff: { type: 'exponential', delay: 500 }, ...keep },
+  // Delivery attempts are counted by the dispatcher itself (WEBHOOK_RETRY_DELAYS_MS).
+  'deliver-webhook': { attempts: 1, ...keep },
+} as const satisfies Record<JobName, JobsOptions>;
+
+/** BullMQ custom ids may not contain ':'. */
+export function jobIdFor(name: JobName, taskId: string): string {
+  const prefix = { 'run-task': 'task', 'settle-task': 'settle', 'deliver-webhook': 'webhook' }[
+    name
+  ];
+  return `${prefix}-${taskId}`;
+}
+
+/** Redis pub/sub channels (prefixed with QUEUE_PREFIX at runtime). */
+export const Channel = {
+  /** A task reached a terminal state (message: task id). Wakes sync waiters. */
+  TaskTerminal: 'task-terminal',
+  /** A task was deleted while processing (message: task id). Aborts the run. */
+  TaskCancel: 'task-cancel',
+  /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */
+  AuthChanged: 'auth-changed',
+} as const;
+export type Channel = (typeof Channel)[keyof typeof Channel];

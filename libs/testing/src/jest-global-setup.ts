@@ -1,0 +1,14 @@
+import { createTestDatabase, testQueuePrefix } from './test-database';
+
+/**
+ * Jest globalSetup for integration tests: one migrated database and one queue
+ * prefix per test run, handed to the workers through the environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  const label = (process.env.JEST_PROJECT_LABEL ?? 'it').slice(0, 20);
+  const db = await createTestDatabase(label);
+  process.env.DATABASE_URL = db.url;
+  process.env.GENHUB_TEST_DATABASE = db.name;
+  process.env.QUEUE_PREFIX = testQueuePrefix(label);
+  process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+}

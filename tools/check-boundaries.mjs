@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Proves the module boundaries are enforced: plants imports that break them,
+// expects `eslint` to reject each, and removes the plants whatever happens.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const cases = [
+  {
+    file: 'libs/shared/errors/src/__boundary_probe__.ts',
+    code: "import '@genhub/tasks-feature';\n",
+    why: 'shared lib importing a domain lib',
+  },
+  {
+    file: 'libs/billing/data-access/src/__boundary_probe__.ts',
+    code: "import '@genhub/tasks-data-access';\n",
+    why: 'one domain importing another',
+  },
+  {
+    file: 'libs/shared/contracts/src/__boundary_probe__.ts',
+    code: "import '@nestjs/common';\n",
+    why: 'browser contracts importing Nest',
+  },
+  {
+    file: 'libs/tasks/data-access/src/__boundary_probe__.ts',
+    code: "import '@genhub/tasks-feature';\n",
+    why: 'data-access importing a feature lib',
+  },
+];
+// The boundary rule reads Nx's project graph; make sure it is computed.
+spawnSync('npx', ['nx', 'show', 'projects'], { stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+let failed = 0;
+for (const c of cases) {
+  fs.writeFileSync(c.file, c.code);
+  try {
+    const r = spawnSync('npx', ['eslint', '--no-warn-ignored', c.file], { encoding: 'utf8' });
+    const rejected =
+      r.status !== 0 && /enforce-module-boundaries|no-restricted-imports/.test(r.stdout);
+    console.log(`${rejected ? 'ok  ' : 'FAIL'} ${c.why} is rejected`);
+    if (!rejected) failed++;
+  } finally {
+    fs.rmSync(c.file, { force: true });
+  }
+}
+if (failed) {
+  console.error(`${failed} boundary violation(s) passed lint`);
+  process.exit(1);
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// `npm start [app]`: builds, brings up PostgreSQL and Redis (embedded defaults
+// when DATABASE_URL / REDIS_URL are unset), migrates, creates a demo account on
+// first start, and runs the four apps as separate processes, as deployed.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build, log, resolveEnvironment } from './lib/environment.mjs';
+import { APPS, dataDir, entry } from './lib/paths.mjs';
+
+const only = process.argv[2];
+if (only && !APPS.includes(only)) {
+  log(`unknown app '${only}'; one of: ${APPS.join(', ')}`);
+  process.exit(2);
+}
+const apps = only ? [only] : APPS;
+
+try {
+  build(only ? [only, 'gateway'] : APPS);
+} catch (error) {
+  log(error.message);
+  process.exit(1);
+}
+let environment;
+try {
+  environment = await resolveEnvironment();
+} catch (error) {
+  log(error.message);
+  process.exit(1);
+}
+const { env, stop } = environment;
+
+const migrate = spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], {
+  env,
+  stdio: 'inherit',
+});
+if (migrate.status !== 0) {
+  log('migrations failed: not starting');
+  await stop();
+  process.exit(1);
+}
+
+// First start: a demo account with a balance and an API key, so a newcomer can curl at once.
+const demoFile = path.join(dataDir, 'demo.json');
+if (!only && !fs.existsSync(demoFile) && fs.existsSync(entry('gateway', 'cli/admin'))) {
+  const demo = spawnSync(process.execPath, [entry('gateway', 'cli/admin'), 'demo', '--json'], {
+    env,
+    encoding: 'utf8',
+  });
+  if (demo.status === 0) fs.writeFileSync(demoFile, demo.stdout, { mode: 0o600 });
+  else log(`could not create the demo account: ${demo.stderr.trim()}`);
+}
+
+const children = new Map();
+let stopping = false;
+for (const app of apps) {
+  const child = spawn(process.execPath, ['--enable-source-maps', entry(app)], {
+    env,
+    stdio: 'inherit',
+  });
+  children.set(app, child);
+  child.on('exit', (code, signal) => {
+    children.delete(app);
+    if (!stopping) {
+      log(`${app} exited (${signal ?? code}); stopping the others`);
+      shutdown(code ?? 1);
+    } else if (children.size === 0) void stop().then(() => process.exit(exitCode));
+  });
+}
+
+let exitCode = 0;
+function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  for (const child of children.values()) child.kill('SIGTERM');
+  if (children.size === 0) void stop().then(() => process.exit(exitCode));
+}
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+const port = env.PORT ?? '3000';
+const base = `http://127.0.0.1:${port}`;
+setTimeout(() => {
+  if (stopping) return;
+  const lines = [`gateway: ${base}`, `admin token: ${env.ADMIN_TOKEN}`];
+  if (fs.existsSync(demoFile)) {
+    try {
+      const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8'));
+      lines.push(
+        `demo account ${demo.account_id} (balance ${demo.balance} ${demo.currency}), API key: ${demo.key}`,
+        `try: curl -s -X POST '${base}/v1/local/simulator/test?sync=true' -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' -d '{"prompt":"hello"}'`,
+      );
+    } catch {
+      /* a half-written demo file only costs the hint */
+    }
+  }
+  log(`ready\n  ${lines.join('\n  ')}`);
+}, 2500).unref();
