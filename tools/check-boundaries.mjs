@@ -27,7 +27,10 @@ const cases = [
   },
 ];
 // The boundary rule reads Nx's project graph; make sure it is computed.
-spawnSync('npx', ['nx', 'show', 'projects'], { stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+spawnSync('npx', ['nx', 'show', 'projects'], {
+  stdio: 'ignore',
+  env: { ...process.env, NX_DAEMON: 'false' },
+});
 let failed = 0;
 for (const c of cases) {
   fs.writeFileSync(c.file, c.code);

@@ -4,4 +4,6 @@ module.exports = {
   ...preset,
   displayName: 'billing-data-access',
   roots: ['<rootDir>/libs/billing/data-access'],
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
 };

@@ -1,10 +1,15 @@
-import { createTestDatabase, testQueuePrefix } from './test-database';
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Jest's globalSetup ignores moduleNameMapper: resolve @genhub/* aliases first.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a plain Node hook, not a lib
+require('../../../tools/build/register-aliases.cjs');
 
 /**
  * Jest globalSetup for integration tests: one migrated database and one queue
  * prefix per test run, handed to the workers through the environment.
  */
 export default async function globalSetup(): Promise<void> {
+  const { createTestDatabase, testQueuePrefix } =
+    require('./test-database') as typeof import('./test-database');
   const label = (process.env.JEST_PROJECT_LABEL ?? 'it').slice(0, 20);
   const db = await createTestDatabase(label);
   process.env.DATABASE_URL = db.url;

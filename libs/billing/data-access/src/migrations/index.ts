@@ -1,2 +1,4 @@
+import { CreateBillingSchema1763700000300 } from './1763700000300-CreateBillingSchema';
+
 /** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
-export const BILLING_MIGRATIONS = [];
+export const BILLING_MIGRATIONS = [CreateBillingSchema1763700000300];

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Currency } from '@genhub/money';
+import { BillingRecordEntity } from '../entities';
+
+export interface ReserveInput {
+  accountId: string;
+  taskId: string;
+  amountUnits: number;
+  /** Model slug and category, kept on the reservation for the usage record and rollups. */
+  model: string;
+  category: string;
+}
+
+export type ReserveResult =
+  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
+
+export interface BalanceView {
+  accountId: string;
+  currency: Currency;
+  /** Sum of the account's records. */
+  balanceUnits: number;
+  /** Sum of its open reservations. */
+  reservedUnits: number;
+}
+
+interface RecordRow {
+  id: string;
+  account_id: string;
+  seq: number;
+  type_seq: number;
+  type: 'top-up' | 'usage';
+  amount_units: number;
+  balance_after_units: number;
+  model: string | null;
+  category: string | null;
+  task_id: string | null;
+  created_at: Date;
+}
+
+export function recordFromRow(row: RecordRow): BillingRecordEntity {
+  return Object.assign(new BillingRecordEntity(), {
+    id: row.id,
+    accountId: row.account_id,
+    seq: row.seq,
+    typeSeq: row.type_seq,
+    type: row.type,
+    amountUnits: row.amount_units,
+    balanceAfterUnits: row.balance_after_units,
+    model: row.model,
+    category: row.category,
+    taskId: row.task_id,
+    createdAt: row.created_at,
+  });
+}
+
+/**
+ * The ledger's writes. Each is one conditional SQL statement, so concurrent
+ * callers can never overspend or double-count: PostgreSQL's row lock on the
+ * balance serialises them.
+ */
+@Injectable()
+export class LedgerRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Creates the account's balance; a positive opening balance is its first top-up record. */
+  async openAccount(
+    input: { accountId: string; currency: Currency; initialUnits: number },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(`INSERT INTO billing.balances (account_id, currency) VALUES ($1, $2)`, [
+      input.accountId,
+      input.currency,
+    ]);
+    if (input.initialUnits > 0)
+      await this.topUp({ accountId: input.accountId, amountUnits: input.initialUnits }, manager);
+  }
+
+  /** Adds funds and writes the `top-up` record; undefined when the account has no balance row. */
+  async topUp(
+    input: { accountId: string; amountUnits: number },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<BillingRecordEntity | undefined> {
+    const rows: RecordRow[] = await manager.query(
+      `WITH b AS (
+         UPDATE billing.balances
+            SET balance_units = balance_units + $2, record_count = record_count + 1,
+                topup_count = topup_count + 1, updated_at = now()
+          WHERE account_id = $1
+          RETURNING balance_units, record_count, topup_count)
+       INSERT INTO billing.records (account_id, seq, type_seq, type, amount_units, balance_after_units)
+       SELECT $1, record_count, topup_count, 'top-up', $2, balance_units FROM b
+       RETURNING *`,
+      [input.accountId, input.amountUnits],
+    );
+    return rows[0] ? recordFromRow(rows[0]) : undefined;
+  }
+
+  async balanceOf(
+    accountId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<BalanceView | undefined> {
+    const rows: { currency: Currency; balance_units: number; reserved_units: number }[] =
+      await manager.query(
+        `SELECT currency, balance_units, reserved_units FROM billing.balances WHERE account_id = $1`,
+        [accountId],
+      );
+    const row = rows[0];
+    return row
+      ? {
+          accountId,
+          currency: row.currency,
+          balanceUnits: row.balance_units,
+          reservedUnits: row.reserved_units,
+        }
+      : undefined;
+  }
+
+  /**
+   * Reserves a task's price inside the caller's transaction (the one that
+   * creates the task). Nothing is written when the balance does not cover it.
+   */
+  async reserve(manager: EntityManager, input: ReserveInput): Promise<ReserveResult> {
+    const rows: unknown[] = await manager.query(
+      `WITH b AS (
+         UPDATE billing.balances SET reserved_units = reserved_units + $3, updated_at = now()
+          WHERE account_id = $1 AND balance_units - reserved_units >= $3
+          RETURNING account_id)
+       INSERT INTO billing.reservations (task_id, account_id, amount_units, model, category)
+       SELECT $2, account_id, $3, $4, $5 FROM b
+       RETURNING task_id`,
+      [input.accountId, input.taskId, input.amountUnits, input.model, input.category],
+    );
+    if (rows.length === 1) return { ok: true };
+    const balance = await this.balanceOf(input.accountId, manager);
+    return {
+      ok: false,
+      availableUnits: balance ? balance.balanceUnits - balance.reservedUnits : 0,
+      currency: balance?.currency ?? 'USD',
+    };
+  }
+}

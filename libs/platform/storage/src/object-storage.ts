@@ -1,0 +1,59 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Object storage: one interface, two drivers (S3, local disk). Keys are
+ * `uploads/{account}/{date}/{uuid}.{ext}` and `outputs/{prefix}/{task}/{n}.{ext}`
+ * (ARCHITECTURE.md); every URL handed out starts with CDN_URL.
+ */
+export interface ObjectStorage {
+  /**
+   * Stores a body under `key`. A stream is never buffered whole; when it
+   * exceeds `maxBytes` the write is aborted, nothing is left behind, and
+   * `ObjectTooLargeError` is thrown.
+   */
+  put(key: string, body: Buffer | Readable, options: PutOptions): Promise<StoredObject>;
+  /** Streams an object (optionally a byte range); undefined when it does not exist. */
+  get(key: string, range?: { start: number; end?: number }): Promise<StoredStream | undefined>;
+  stat(key: string): Promise<StoredObject | undefined>;
+  /** Deletes objects; missing keys are not an error. */
+  delete(keys: string[]): Promise<void>;
+  /** Deletes every object under a key prefix (e.g. a task's output folder). */
+  deletePrefix(prefix: string): Promise<number>;
+  /** Objects under a prefix last modified before a time (retention sweeps). */
+  listOlderThan(prefix: string, before: Date): AsyncIterable<string>;
+  /** The public URL of a key: `${CDN_URL}/${key}`. */
+  urlFor(key: string): string;
+  /** The key of one of our own URLs, so media inputs are read from storage, not over HTTP. */
+  keyFromUrl(url: string): string | undefined;
+  /** Readiness: the backend answers. */
+  check(): Promise<void>;
+}
+
+export interface PutOptions {
+  contentType: string;
+  maxBytes?: number;
+  cacheControl?: string;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  contentType: string;
+  lastModified?: Date;
+}
+
+export interface StoredStream extends StoredObject {
+  body: Readable;
+  /** Byte range served, when a range was asked for. */
+  range?: { start: number; end: number };
+}
+
+export class ObjectTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`object exceeds ${maxBytes} bytes`);
+    this.name = 'ObjectTooLargeError';
+  }
+}
+
+/** Injection token of the configured driver. */
+export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
