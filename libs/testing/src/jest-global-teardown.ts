@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-require-imports */
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a plain Node hook, not a lib
 require('../../../tools/build/register-aliases.cjs');
 

@@ -26,9 +26,28 @@ export interface SettleTaskJob {
   /** capture: the task's price becomes a usage record; release: the reservation is returned. */
   outcome: 'capture' | 'release';
 }
+/**
+ * The webhook body is snapshotted when the task turns terminal (it is the same
+ * on every attempt), so the dispatcher needs nothing from the tasks domain.
+ */
 export interface DeliverWebhookJob {
   v: 1;
   taskId: string;
+  accountId: string;
+  url: string;
+  payload: WebhookPayload;
+}
+
+/** interface.md, "Events": exactly these keys, for success and failure alike. */
+export interface WebhookPayload {
+  id: string;
+  model: string;
+  status: 'completed' | 'failed';
+  code: number;
+  created_at: string;
+  input: Record<string, unknown>;
+  outputs: string[];
+  error: string | null;
 }
 
 export type JobItem =

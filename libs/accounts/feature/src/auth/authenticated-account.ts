@@ -1,0 +1,18 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Currency } from '@genhub/money';
+
+export type AccountLevel = 'Bronze' | 'Silver' | 'Gold' | 'Platinum';
+
+/** Who is calling: set on the request by the API-key guard. */
+export interface AuthenticatedAccount {
+  id: string;
+  currency: Currency;
+  accountLevel: AccountLevel;
+  apiKeyId: string;
+}
+
+/** `@CurrentAccount() account: AuthenticatedAccount` in a controller behind the API-key guard. */
+export const CurrentAccount = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AuthenticatedAccount =>
+    context.switchToHttp().getRequest<{ account: AuthenticatedAccount }>().account,
+);
