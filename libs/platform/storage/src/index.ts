@@ -1,1 +1,9 @@
 export * from './object-storage';
+export * from './drivers/local-disk.storage';
+export * from './storage.module';
+export {
+  InvalidObjectKeyError,
+  isValidObjectKey,
+  contentTypeFromKey,
+} from './util/object-key.util';
+export { SizeLimitStream } from './util/size-limit.util';
