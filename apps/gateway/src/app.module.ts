@@ -16,6 +16,7 @@ import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
+import { CdnController } from './cdn/cdn.controller';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -48,6 +49,7 @@ export class AppModule implements OnModuleInit {
         QueueModule.forRoot(),
         StorageModule.forRoot(),
       ],
+      controllers: [CdnController],
     };
   }
 

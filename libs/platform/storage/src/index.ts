@@ -7,3 +7,4 @@ export {
   contentTypeFromKey,
 } from './util/object-key.util';
 export { SizeLimitStream } from './util/size-limit.util';
+export { parseByteRange } from './util/http-range.util';
