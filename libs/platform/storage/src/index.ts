@@ -8,3 +8,4 @@ export {
 } from './util/object-key.util';
 export { SizeLimitStream } from './util/size-limit.util';
 export { parseByteRange } from './util/http-range.util';
+export * from './drivers/s3.storage';

@@ -7,7 +7,9 @@ import { ConfigModule, StorageConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
 import { LocalDiskStorage } from './drivers/local-disk.storage';
 import { OBJECT_STORAGE, ObjectStorage } from './object-storage';
-import { StorageModule } from './storage.module';
+import { StorageModule, createObjectStorage } from './storage.module';
+import { S3Storage } from './drivers/s3.storage';
+import { loadConfig } from '@genhub/config';
 
 @Global()
 @Module({ providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
@@ -36,5 +38,17 @@ describe('StorageModule', () => {
     const ready = await moduleRef.get(ReadinessRegistry).run();
     expect(ready).toEqual({ ok: true, checks: { storage: 'ok' } });
     await moduleRef.close();
+  });
+
+  it('chooses the S3 driver when S3_ENDPOINT is set', () => {
+    const config = loadConfig(StorageConfig, {
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'media',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    const storage = createObjectStorage(config);
+    expect(storage).toBeInstanceOf(S3Storage);
+    expect(storage.urlFor('a.png')).toBe('http://127.0.0.1:3000/cdn/a.png');
+    (storage as S3Storage).client.destroy();
   });
 });
