@@ -15,8 +15,9 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
-import { StorageModule } from '@genhub/storage';
+import { StorageModule, UploadFileUseCase } from '@genhub/storage';
 import { CdnController } from './cdn/cdn.controller';
+import { FilesController } from './files/files.controller';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -49,7 +50,8 @@ export class AppModule implements OnModuleInit {
         QueueModule.forRoot(),
         StorageModule.forRoot(),
       ],
-      controllers: [CdnController],
+      controllers: [CdnController, FilesController],
+      providers: [UploadFileUseCase],
     };
   }
 

@@ -1,5 +1,5 @@
 /* Test helper: a gateway slice (config + storage + given controllers) on Fastify, local-disk storage in a temp dir. */
-import { Global, Module, Type } from '@nestjs/common';
+import { Global, Module, Provider, Type } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,7 +22,7 @@ export interface StorageTestApp {
 
 export async function createStorageTestApp(options: {
   controllers: Type[];
-  providers?: Type[];
+  providers?: Provider[];
   configure?: (app: NestFastifyApplication) => Promise<void> | void;
 }): Promise<StorageTestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'genhub-gw-storage-'));

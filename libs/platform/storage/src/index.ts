@@ -9,3 +9,6 @@ export {
 export { SizeLimitStream } from './util/size-limit.util';
 export { parseByteRange } from './util/http-range.util';
 export * from './drivers/s3.storage';
+export * from './media/media-formats';
+export { peekStream } from './media/peek-stream.util';
+export * from './use-cases/upload-file/upload-file.use-case';
