@@ -12,3 +12,4 @@ export * from './drivers/s3.storage';
 export * from './media/media-formats';
 export { peekStream } from './media/peek-stream.util';
 export * from './use-cases/upload-file/upload-file.use-case';
+export * from './media/media-fetcher';

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigModule, StorageConfig } from '@genhub/config';
+import { ConfigModule, SecurityConfig, StorageConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
 import { LocalDiskStorage } from './drivers/local-disk.storage';
 import { OBJECT_STORAGE, ObjectStorage } from './object-storage';
@@ -24,7 +24,7 @@ describe('StorageModule', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         ConfigModule.forRoot({
-          pieces: [StorageConfig],
+          pieces: [StorageConfig, SecurityConfig],
           env: { STORAGE_DIR: join(dir, 'objects'), CDN_URL: 'https://cdn.example.com/files/' },
         }),
         FakeObservability,

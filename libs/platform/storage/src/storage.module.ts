@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { StorageConfig } from '@genhub/config';
+import { SecurityConfig, StorageConfig } from '@genhub/config';
+import { MediaFetcher } from './media/media-fetcher';
 import { ReadinessRegistry } from '@genhub/observability';
 import { LocalDiskStorage } from './drivers/local-disk.storage';
 import { OBJECT_STORAGE, ObjectStorage } from './object-storage';
@@ -26,7 +27,8 @@ class StorageReadiness implements OnModuleInit {
 /**
  * Provides OBJECT_STORAGE (the driver StorageConfig chooses) to the whole app
  * and registers the `storage` readiness check. Needs ConfigModule (with
- * StorageConfig) and ObservabilityModule imported by the app.
+ * StorageConfig and SecurityConfig) and ObservabilityModule imported by the
+ * app. Also provides MediaFetcher (media inputs of model runs).
  */
 @Global()
 @Module({})
@@ -36,9 +38,15 @@ export class StorageModule {
       module: StorageModule,
       providers: [
         { provide: OBJECT_STORAGE, inject: [StorageConfig], useFactory: createObjectStorage },
+        {
+          provide: MediaFetcher,
+          inject: [OBJECT_STORAGE, SecurityConfig],
+          useFactory: (storage: ObjectStorage, security: SecurityConfig) =>
+            new MediaFetcher({ storage, allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS }),
+        },
         StorageReadiness,
       ],
-      exports: [OBJECT_STORAGE],
+      exports: [OBJECT_STORAGE, MediaFetcher],
     };
   }
 }
