@@ -15,9 +15,10 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
-import { StorageModule, UploadFileUseCase } from '@genhub/storage';
+import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
 import { CdnController } from './cdn/cdn.controller';
 import { FilesController } from './files/files.controller';
+import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -51,7 +52,7 @@ export class AppModule implements OnModuleInit {
         StorageModule.forRoot(),
       ],
       controllers: [CdnController, FilesController],
-      providers: [UploadFileUseCase],
+      providers: [UploadFileUseCase, SweepExpiredUploadsUseCase, UploadRetentionScheduler],
     };
   }
 

@@ -13,3 +13,4 @@ export * from './media/media-formats';
 export { peekStream } from './media/peek-stream.util';
 export * from './use-cases/upload-file/upload-file.use-case';
 export * from './media/media-fetcher';
+export * from './use-cases/sweep-expired-uploads/sweep-expired-uploads.use-case';
