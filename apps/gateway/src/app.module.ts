@@ -15,6 +15,10 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
+import { CdnController } from './cdn/cdn.controller';
+import { FilesController } from './files/files.controller';
+import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -45,7 +49,10 @@ export class AppModule implements OnModuleInit {
         ObservabilityModule.forRoot('gateway'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
       ],
+      controllers: [CdnController, FilesController],
+      providers: [UploadFileUseCase, SweepExpiredUploadsUseCase, UploadRetentionScheduler],
     };
   }
 
