@@ -452,7 +452,7 @@ export interface components {
              * @description Time the task spends processing, in milliseconds.
              * @default 0
              */
-            duration_ms: number;
+            duration_ms?: number;
             /**
              * @description The task fails with this code and the catalogue's meaning text as `error`.
              * @enum {integer}
@@ -462,7 +462,7 @@ export interface components {
              * @description PNG images produced.
              * @default 1
              */
-            num_outputs: number;
+            num_outputs?: number;
             /**
              * Format: uri
              * @description An input image the task downloads first (unreachable, over 20 MB or not an image → task code 1402).
