@@ -3,3 +3,4 @@
 export * from './dtos';
 export { CONTRACT_MODELS, MODEL_INPUTS } from './openapi/contract-models';
 export type { ModelInputContract } from './openapi/contract-models';
+export { readOpenApiDocumentText } from './openapi-file';
