@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -133,5 +133,13 @@ describe('a frontend program against the generated types and client', () => {
       "Type 'string' is not assignable to type 'number'.",
       "Type 'string' is not assignable to type 'boolean | undefined'.",
     ]);
+  }, 60_000);
+
+  it("compiles the README's frontend example as written", () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Contracts for frontend teams'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toContain('createGenhubClient');
+    expect(format(compile(`declare const apiKey: string;\n${example}\nexport {};\n`))).toEqual([]);
   }, 60_000);
 });
