@@ -1,3 +1,7 @@
 const preset = require('../../jest.preset.js');
 
-module.exports = { ...preset, displayName: 'gateway', roots: ['<rootDir>/apps/gateway'] };
+module.exports = {
+  ...preset,
+  displayName: 'gateway',
+  roots: ['<rootDir>/apps/gateway'],
+};

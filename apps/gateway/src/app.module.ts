@@ -20,6 +20,8 @@ import { CdnController } from './cdn/cdn.controller';
 import { FilesController } from './files/files.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 
+import { DocsModule } from './docs/docs.module';
+
 export const GATEWAY_CONFIG = [
   HttpConfig,
   ListenConfig,
@@ -50,6 +52,8 @@ export class AppModule implements OnModuleInit {
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
+
+        DocsModule,
       ],
       controllers: [CdnController, FilesController],
       providers: [UploadFileUseCase, SweepExpiredUploadsUseCase, UploadRetentionScheduler],
