@@ -100,4 +100,12 @@ export class LedgerAuditRepository {
       rollupTasks: row.rollup_tasks,
     }));
   }
+
+  /** How many reservations are open across all accounts (a metric, not a tenant query). */
+  async openReservationCount(): Promise<number> {
+    const rows: { n: number }[] = await this.dataSource.query(
+      `SELECT count(*)::bigint AS n FROM billing.reservations WHERE state = 'open'`,
+    );
+    return rows[0].n;
+  }
 }
