@@ -15,6 +15,7 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { BillingHttpModule } from './billing/billing-http.module';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -45,6 +46,7 @@ export class AppModule implements OnModuleInit {
         ObservabilityModule.forRoot('gateway'),
         DatabaseModule,
         QueueModule.forRoot(),
+        BillingHttpModule,
       ],
     };
   }
