@@ -105,7 +105,8 @@ async function measure(accountId) {
 
 async function main() {
   const records = Number(values.records);
-  if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive integer');
+  if (!Number.isInteger(records) || records < 1)
+    throw new Error('--records must be a positive integer');
   const accountId = values.account ?? randomUUID();
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
