@@ -22,6 +22,8 @@ import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 
 import { DocsModule } from './docs/docs.module';
 
+import { BillingHttpModule } from './billing/billing-http.module';
+
 export const GATEWAY_CONFIG = [
   HttpConfig,
   ListenConfig,
@@ -54,6 +56,8 @@ export class AppModule implements OnModuleInit {
         StorageModule.forRoot(),
 
         DocsModule,
+
+        BillingHttpModule,
       ],
       controllers: [CdnController, FilesController],
       providers: [UploadFileUseCase, SweepExpiredUploadsUseCase, UploadRetentionScheduler],

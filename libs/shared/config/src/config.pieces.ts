@@ -209,3 +209,15 @@ export class ListenConfig {
   @IsString()
   HOST = '0.0.0.0';
 }
+
+export class LedgerAuditConfig {
+  /**
+   * The audit flags an open reservation older than this: the longest a task can
+   * take (queue wait + the 10-minute model limit + worker retries) plus a margin.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  LEDGER_AUDIT_HORIZON_MS = 3_600_000;
+}
