@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- sharp 0.35 exports no types (see the file)
+/// <reference path="../types/sharp.d.ts" />
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { AdapterError, AdapterResult, ModelAdapter, RunContext } from '../contract/model-adapter';
