@@ -13,6 +13,7 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
 
 /** Settles reservations from the billing queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -43,6 +44,7 @@ export class BillingModule implements OnModuleInit {
         ObservabilityModule.forRoot('billing'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
       ],
     };
   }

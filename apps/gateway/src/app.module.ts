@@ -15,6 +15,8 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
+import { CdnController } from './cdn/cdn.controller';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -45,7 +47,9 @@ export class AppModule implements OnModuleInit {
         ObservabilityModule.forRoot('gateway'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
       ],
+      controllers: [CdnController],
     };
   }
 

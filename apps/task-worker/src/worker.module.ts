@@ -14,6 +14,7 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
 
 /** Runs tasks from the tasks queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -45,6 +46,7 @@ export class WorkerModule implements OnModuleInit {
         ObservabilityModule.forRoot('task-worker'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
       ],
     };
   }
