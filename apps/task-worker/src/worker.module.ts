@@ -15,6 +15,8 @@ import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
+import { TasksFeatureModule } from '@genhub/tasks-feature';
+import { RunTaskProcessor } from './run-task/run-task.processor';
 
 /** Runs tasks from the tasks queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -47,7 +49,9 @@ export class WorkerModule implements OnModuleInit {
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
+        TasksFeatureModule.forWorker(),
       ],
+      providers: [RunTaskProcessor],
     };
   }
 

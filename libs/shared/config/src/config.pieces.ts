@@ -171,6 +171,13 @@ export class TaskConfig {
   @IsBoolean()
   ENABLE_SIMULATOR = true;
 
+  /** BullMQ lock of a running task job; a worker silent this long is presumed dead and its job re-run. */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  TASK_LOCK_MS = 30_000;
+
   @ToList()
   @IsString({ each: true })
   CONTENT_BLOCKLIST: string[] = [];
