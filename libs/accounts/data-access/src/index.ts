@@ -1,1 +1,7 @@
+export * from './accounts-data-access.module';
+export * from './entities';
+export * from './keys/api-key.util';
 export * from './migrations';
+export * from './repositories/account.repository';
+export * from './repositories/api-key.repository';
+export { isUuid } from './repositories/uuid.util';

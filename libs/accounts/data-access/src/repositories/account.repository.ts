@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Currency } from '@genhub/money';
+import { AccountEntity, AccountLevel, AccountStatus } from '../entities';
+import { generateWebhookSecret } from '../keys/api-key.util';
+import { isUuid } from './uuid.util';
+
+interface AccountRow {
+  id: string;
+  currency: Currency;
+  account_level: AccountLevel;
+  status: AccountStatus;
+  webhook_secret: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function accountFromRow(row: AccountRow): AccountEntity {
+  return Object.assign(new AccountEntity(), {
+    id: row.id,
+    currency: row.currency,
+    accountLevel: row.account_level,
+    status: row.status,
+    webhookSecret: row.webhook_secret,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+/** Accounts. Every method that takes an id treats a malformed one as unknown. */
+@Injectable()
+export class AccountRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A new active account with a fresh webhook secret, inside the caller's transaction when given. */
+  async createAccount(
+    input: { currency: Currency; accountLevel: AccountLevel },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AccountEntity> {
+    const rows: AccountRow[] = await manager.query(
+      `INSERT INTO accounts.accounts (currency, account_level, webhook_secret)
+       VALUES ($1, $2, $3) RETURNING *`,
+      [input.currency, input.accountLevel, generateWebhookSecret()],
+    );
+    return accountFromRow(rows[0]);
+  }
+
+  async findAccount(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AccountEntity | undefined> {
+    if (!isUuid(id)) return undefined;
+    const rows: AccountRow[] = await manager.query(
+      `SELECT * FROM accounts.accounts WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : undefined;
+  }
+
+  /** Suspends or reactivates; undefined when the account does not exist. */
+  async setStatus(id: string, status: AccountStatus): Promise<AccountEntity | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [rows]: [AccountRow[], number] = await this.dataSource.query(
+      `UPDATE accounts.accounts SET status = $2,
+              updated_at = CASE WHEN status = $2 THEN updated_at ELSE now() END
+        WHERE id = $1 RETURNING *`,
+      [id, status],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : undefined;
+  }
+
+  /** The Standard Webhooks signing key of an account (used by the webhook dispatcher). */
+  async findWebhookSecret(accountId: string): Promise<string | undefined> {
+    if (!isUuid(accountId)) return undefined;
+    const rows: { webhook_secret: string }[] = await this.dataSource.query(
+      `SELECT webhook_secret FROM accounts.accounts WHERE id = $1`,
+      [accountId],
+    );
+    return rows[0]?.webhook_secret;
+  }
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@genhub/database';
+import { ACCOUNTS_ENTITIES } from '../entities';
+import {
+  apiKeyPrefix,
+  generateApiKey,
+  generateWebhookSecret,
+  hashApiKey,
+  looksLikeApiKey,
+} from '../keys/api-key.util';
+import { AccountRepository } from './account.repository';
+import { ApiKeyRepository } from './api-key.repository';
+
+const PEPPER = 'test-pepper-0123456789';
+
+describe('accounts repositories (PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let accounts: AccountRepository;
+  let keys: ApiKeyRepository;
+
+  beforeAll(async () => {
+    dataSource = new DataSource(
+      dataSourceOptions({ url: process.env.DATABASE_URL as string, entities: ACCOUNTS_ENTITIES }),
+    );
+    await dataSource.initialize();
+    accounts = new AccountRepository(dataSource);
+    keys = new ApiKeyRepository(dataSource);
+  });
+  afterAll(() => dataSource.destroy());
+
+  async function issue(accountId: string, name: string | null = null) {
+    const plain = generateApiKey();
+    const key = await keys.issueKey({
+      accountId,
+      name,
+      prefix: apiKeyPrefix(plain),
+      keyHash: hashApiKey(PEPPER, plain),
+    });
+    return { plain, key };
+  }
+
+  it('generates keys and secrets in the documented formats', () => {
+    const key = generateApiKey();
+    expect(key).toMatch(/^gh_[A-Za-z0-9_-]{43}$/);
+    expect(looksLikeApiKey(key)).toBe(true);
+    expect(looksLikeApiKey(`${key}x`)).toBe(false);
+    expect(apiKeyPrefix(key)).toBe(key.slice(0, 11));
+    expect(hashApiKey(PEPPER, key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiKey(PEPPER, key)).not.toBe(hashApiKey(`${PEPPER}x`, key));
+    for (let i = 0; i < 20; i++) {
+      const secret = generateWebhookSecret();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      const bytes = Buffer.from(secret.slice(6), 'base64').length;
+      expect(bytes).toBeGreaterThanOrEqual(24);
+      expect(bytes).toBeLessThanOrEqual(32);
+    }
+  });
+
+  it('creates an active account and finds it; malformed or unknown ids are unknown', async () => {
+    const account = await accounts.createAccount({ currency: 'CNY', accountLevel: 'Gold' });
+    expect(account).toMatchObject({ currency: 'CNY', accountLevel: 'Gold', status: 'active' });
+    expect(account.webhookSecret).toMatch(/^whsec_/);
+    expect(await accounts.findAccount(account.id)).toEqual(account);
+    expect(await accounts.findWebhookSecret(account.id)).toBe(account.webhookSecret);
+    expect(await accounts.findAccount(randomUUID())).toBeUndefined();
+    expect(await accounts.findAccount('not-a-uuid')).toBeUndefined();
+    expect(await accounts.setStatus('nope', 'suspended')).toBeUndefined();
+  });
+
+  it('stores only the hash, finds live keys by hash, and revokes idempotently', async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const { plain, key } = await issue(account.id, 'ci');
+    const [row] = await dataSource.query(`SELECT * FROM accounts.api_keys WHERE id = $1`, [key.id]);
+    expect(JSON.stringify(row)).not.toContain(plain);
+    expect(row.prefix).toBe(plain.slice(0, 11));
+
+    expect(await keys.findCredentialByHash(hashApiKey(PEPPER, plain))).toEqual({
+      keyId: key.id,
+      keyPrefix: key.prefix,
+      accountId: account.id,
+      currency: 'USD',
+      accountLevel: 'Bronze',
+      status: 'active',
+    });
+    await accounts.setStatus(account.id, 'suspended');
+    expect(await keys.findCredentialByHash(hashApiKey(PEPPER, plain))).toMatchObject({
+      status: 'suspended',
+    });
+
+    const revoked = await keys.revokeKey(key.id);
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
+    const again = await keys.revokeKey(key.id);
+    expect(again?.revokedAt).toEqual(revoked?.revokedAt);
+    expect(await keys.findCredentialByHash(hashApiKey(PEPPER, plain))).toBeUndefined();
+    expect(await keys.revokeKey(randomUUID())).toBeUndefined();
+  });
+
+  it('never shows a key to another account', async () => {
+    const a = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const b = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const { key } = await issue(a.id);
+    expect(await keys.findOwnedKey(a.id, key.id)).toMatchObject({ id: key.id });
+    expect(await keys.findOwnedKey(b.id, key.id)).toBeUndefined();
+    expect(await keys.listKeysOfAccount(b.id)).toEqual([]);
+    expect((await keys.listKeysOfAccount(a.id)).map((k) => k.id)).toEqual([key.id]);
+  });
+
+  it('writes last_used_at at most once a minute', async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const { key } = await issue(account.id);
+    expect(await keys.touchLastUsed(key.id)).toBe(true);
+    expect(await keys.touchLastUsed(key.id)).toBe(false);
+    await dataSource.query(
+      `UPDATE accounts.api_keys SET last_used_at = now() - interval '61 seconds' WHERE id = $1`,
+      [key.id],
+    );
+    expect(await keys.touchLastUsed(key.id)).toBe(true);
+  });
+});

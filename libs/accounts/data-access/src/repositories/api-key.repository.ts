@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Currency } from '@genhub/money';
+import { AccountLevel, AccountStatus, ApiKeyEntity } from '../entities';
+import { isUuid } from './uuid.util';
+
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+function keyFromRow(row: ApiKeyRow): ApiKeyEntity {
+  return Object.assign(new ApiKeyEntity(), {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    prefix: row.prefix,
+    keyHash: row.key_hash,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  });
+}
+
+/** What authentication needs to know about a live key: one indexed read. */
+export interface KeyCredential {
+  keyId: string;
+  keyPrefix: string;
+  accountId: string;
+  currency: Currency;
+  accountLevel: AccountLevel;
+  status: AccountStatus;
+}
+
+/** How often at most `last_used_at` is written for one key. */
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Stores a new key (its hash and prefix only). */
+  async issueKey(
+    input: { accountId: string; name: string | null; prefix: string; keyHash: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ApiKeyEntity> {
+    const rows: ApiKeyRow[] = await manager.query(
+      `INSERT INTO accounts.api_keys (account_id, name, prefix, key_hash)
+       VALUES ($1, $2, $3, $4) RETURNING *`,
+      [input.accountId, input.name, input.prefix, input.keyHash],
+    );
+    return keyFromRow(rows[0]);
+  }
+
+  /** The live (not revoked) key with this hash and its account; undefined otherwise. */
+  async findCredentialByHash(keyHash: string): Promise<KeyCredential | undefined> {
+    const rows: {
+      id: string;
+      prefix: string;
+      account_id: string;
+      currency: Currency;
+      account_level: AccountLevel;
+      status: AccountStatus;
+    }[] = await this.dataSource.query(
+      `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
+         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [keyHash],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          keyId: row.id,
+          keyPrefix: row.prefix,
+          accountId: row.account_id,
+          currency: row.currency,
+          accountLevel: row.account_level,
+          status: row.status,
+        }
+      : undefined;
+  }
+
+  /** One of the account's keys; a key of another account is as unknown as a missing one. */
+  async findOwnedKey(accountId: string, keyId: string): Promise<ApiKeyEntity | undefined> {
+    if (!isUuid(accountId) || !isUuid(keyId)) return undefined;
+    const rows: ApiKeyRow[] = await this.dataSource.query(
+      `SELECT * FROM accounts.api_keys WHERE account_id = $1 AND id = $2`,
+      [accountId, keyId],
+    );
+    return rows[0] ? keyFromRow(rows[0]) : undefined;
+  }
+
+  async listKeysOfAccount(accountId: string): Promise<ApiKeyEntity[]> {
+    if (!isUuid(accountId)) return [];
+    const rows: ApiKeyRow[] = await this.dataSource.query(
+      `SELECT * FROM accounts.api_keys WHERE account_id = $1 ORDER BY created_at`,
+      [accountId],
+    );
+    return rows.map(keyFromRow);
+  }
+
+  /**
+   * Revokes a key (idempotent: the first revocation time is kept). Returns the
+   * key, or undefined when no such key exists.
+   */
+  async revokeKey(keyId: string): Promise<ApiKeyEntity | undefined> {
+    if (!isUuid(keyId)) return undefined;
+    // An UPDATE answers [rows, affected count].
+    const [rows]: [ApiKeyRow[], number] = await this.dataSource.query(
+      `UPDATE accounts.api_keys SET revoked_at = coalesce(revoked_at, now())
+        WHERE id = $1 RETURNING *`,
+      [keyId],
+    );
+    return rows[0] ? keyFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * Records use, at most once per LAST_USED_RESOLUTION_SECONDS (the condition
+   * makes a concurrent or early call a no-op). Returns whether it wrote.
+   */
+  async touchLastUsed(keyId: string): Promise<boolean> {
+    const [, affected] = (await this.dataSource.query(
+      `UPDATE accounts.api_keys SET last_used_at = now()
+        WHERE id = $1 AND revoked_at IS NULL
+          AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
+      [keyId, LAST_USED_RESOLUTION_SECONDS],
+    )) as [unknown, number];
+    return affected > 0;
+  }
+}

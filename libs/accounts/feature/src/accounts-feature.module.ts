@@ -1,0 +1,53 @@
+import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
+import { AccountsDataAccessModule } from '@genhub/accounts-data-access';
+import { AdminGuard } from './auth/admin.guard';
+import { ApiKeyAuthenticator } from './auth/api-key-authenticator.service';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthChangesPublisher } from './auth/auth-changes.service';
+import { ACCOUNT_BALANCES, AccountBalances } from './ports/account-balances.port';
+import { CreateAccountUseCase } from './use-cases/create-account/create-account.use-case';
+import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case';
+import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
+import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
+import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
+import { TopUpAccountUseCase } from './use-cases/top-up-account/top-up-account.use-case';
+
+export interface AccountsFeatureOptions {
+  /** Modules the balances adapter needs (e.g. the billing data-access module). */
+  imports?: ModuleMetadata['imports'];
+  /** The ledger behind the admin use-cases, bound by the app. */
+  balances: Type<AccountBalances>;
+}
+
+const USE_CASES = [
+  CreateAccountUseCase,
+  GetAccountUseCase,
+  IssueApiKeyUseCase,
+  RevokeApiKeyUseCase,
+  SetAccountStatusUseCase,
+  TopUpAccountUseCase,
+];
+
+/**
+ * Authentication and the admin use-cases. Needs the global ConfigModule
+ * (SecurityConfig, AdminConfig), DatabaseModule and QueueModule (PubSubService).
+ */
+@Module({})
+export class AccountsFeatureModule {
+  static forRoot(options: AccountsFeatureOptions): DynamicModule {
+    const exported = [
+      ApiKeyGuard,
+      ApiKeyAuthenticator,
+      AdminGuard,
+      AuthChangesPublisher,
+      ...USE_CASES,
+    ];
+    return {
+      module: AccountsFeatureModule,
+      global: true,
+      imports: [AccountsDataAccessModule, ...(options.imports ?? [])],
+      providers: [...exported, { provide: ACCOUNT_BALANCES, useClass: options.balances }],
+      exports: [...exported, AccountsDataAccessModule],
+    };
+  }
+}

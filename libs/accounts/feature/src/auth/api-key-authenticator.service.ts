@@ -1,0 +1,109 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import {
+  ApiKeyRepository,
+  hashApiKey,
+  KeyCredential,
+  LAST_USED_RESOLUTION_SECONDS,
+  looksLikeApiKey,
+} from '@genhub/accounts-data-access';
+import { SecurityConfig } from '@genhub/config';
+import { AppErrorCode, AppException } from '@genhub/errors';
+import { Channel, PubSubService } from '@genhub/queue';
+import { AuthCache } from './auth-cache';
+import { AuthChangesPublisher } from './auth-changes.service';
+import { AuthenticatedAccount } from './authenticated-account';
+
+/** Safety net when a pub/sub message is lost: a cached look-up lives at most this long. */
+export const AUTH_CACHE_TTL_MS = 10_000;
+const AUTH_CACHE_MAX_ENTRIES = 10_000;
+const BEARER = /^bearer +(\S+) *$/i;
+
+/**
+ * Turns an Authorization header into the calling account. Hot path: a cached
+ * key costs one HMAC and a map read; a miss costs one indexed read (concurrent
+ * misses for one key share it). Revocations and suspensions arrive on
+ * Channel.AuthChanged and drop the account's entries on every replica.
+ */
+@Injectable()
+export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ApiKeyAuthenticator.name);
+  readonly cache = new AuthCache(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX_ENTRIES);
+  private readonly inflight = new Map<string, Promise<KeyCredential | undefined>>();
+  private readonly lastTouched = new Map<string, number>();
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly security: SecurityConfig,
+    private readonly pubsub: PubSubService,
+    changes: AuthChangesPublisher,
+  ) {
+    changes.onChange((accountId) => this.cache.invalidateAccount(accountId));
+  }
+
+  async onModuleInit(): Promise<void> {
+    try {
+      this.unsubscribe = await this.pubsub.subscribe(Channel.AuthChanged, (accountId) =>
+        this.cache.invalidateAccount(accountId),
+      );
+    } catch (error) {
+      // Without the channel, changes still apply within AUTH_CACHE_TTL_MS.
+      this.logger.warn(`auth-changed subscription failed: ${(error as Error).message}`);
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Throws the interface's 401/403 AppExceptions; returns the caller otherwise. */
+  async authenticate(header: string | string[] | undefined): Promise<AuthenticatedAccount> {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (value === undefined || value.trim() === '')
+      throw new AppException(AppErrorCode.MissingAuthorization);
+    const match = BEARER.exec(value.trim());
+    if (!match) throw new AppException(AppErrorCode.InvalidAuthorizationFormat);
+    const plainKey = match[1];
+    if (!looksLikeApiKey(plainKey)) throw new AppException(AppErrorCode.InvalidApiKey);
+
+    const credential = await this.lookUp(hashApiKey(this.security.API_KEY_PEPPER, plainKey));
+    if (!credential) throw new AppException(AppErrorCode.InvalidApiKey);
+    if (credential.status !== 'active') throw new AppException(AppErrorCode.AccountSuspended);
+    this.noteUse(credential.keyId);
+    return {
+      id: credential.accountId,
+      currency: credential.currency,
+      accountLevel: credential.accountLevel,
+      apiKeyId: credential.keyId,
+    };
+  }
+
+  private lookUp(hash: string): Promise<KeyCredential | undefined> {
+    const cached = this.cache.get(hash);
+    if (cached) return Promise.resolve(cached);
+    const pending = this.inflight.get(hash);
+    if (pending) return pending;
+    const epoch = this.cache.epoch;
+    const read = this.keys
+      .findCredentialByHash(hash)
+      .then((credential) => {
+        if (credential) this.cache.set(hash, credential, epoch);
+        return credential;
+      })
+      .finally(() => this.inflight.delete(hash));
+    this.inflight.set(hash, read);
+    return read;
+  }
+
+  /** last_used_at, lazily: at most one write per key per resolution, never awaited by the request. */
+  private noteUse(keyId: string): void {
+    const now = Date.now();
+    const last = this.lastTouched.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_RESOLUTION_SECONDS * 1000) return;
+    if (this.lastTouched.size >= AUTH_CACHE_MAX_ENTRIES) this.lastTouched.clear();
+    this.lastTouched.set(keyId, now);
+    this.keys.touchLastUsed(keyId).catch((error: Error) => {
+      this.logger.warn(`could not record key use: ${error.message}`);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import type { EntityManager } from 'typeorm';
+import type { Currency } from '@genhub/money';
+
+/**
+ * What the admin use-cases need from the ledger, which belongs to another
+ * domain. The gateway app binds it to the billing lib's LedgerRepository, so
+ * this lib never imports billing (only apps span domains).
+ */
+export interface AccountBalances {
+  /** Opens the account's balance inside the caller's transaction (the one that creates the account). */
+  open(
+    manager: EntityManager,
+    input: { accountId: string; currency: Currency; initialUnits: number },
+  ): Promise<void>;
+  /** Adds funds; undefined when the account has no balance. */
+  topUp(input: { accountId: string; amountUnits: number }): Promise<TopUpRecord | undefined>;
+  balanceOf(accountId: string): Promise<BalanceSnapshot | undefined>;
+}
+
+export interface TopUpRecord {
+  id: string;
+  createdAt: Date;
+  amountUnits: number;
+  balanceAfterUnits: number;
+}
+
+export interface BalanceSnapshot {
+  /** Sum of the account's records. */
+  balanceUnits: number;
+  /** Sum of its open reservations. */
+  reservedUnits: number;
+}
+
+export const ACCOUNT_BALANCES = Symbol('AccountBalances');

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccountRepository,
+  apiKeyPrefix,
+  ApiKeyRepository,
+  generateApiKey,
+  hashApiKey,
+} from '@genhub/accounts-data-access';
+import { SecurityConfig } from '@genhub/config';
+import { AppErrorCode, AppException } from '@genhub/errors';
+
+export interface IssuedApiKey {
+  id: string;
+  /** The plain key: returned here once, never stored. */
+  key: string;
+  prefix: string;
+}
+
+@Injectable()
+export class IssueApiKeyUseCase {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly security: SecurityConfig,
+  ) {}
+
+  async execute(input: { accountId: string; name?: string | null }): Promise<IssuedApiKey> {
+    const account = await this.accounts.findAccount(input.accountId);
+    if (!account) throw new AppException(AppErrorCode.NotFound);
+    const key = generateApiKey();
+    const stored = await this.keys.issueKey({
+      accountId: account.id,
+      name: input.name ?? null,
+      prefix: apiKeyPrefix(key),
+      keyHash: hashApiKey(this.security.API_KEY_PEPPER, key),
+    });
+    return { id: stored.id, key, prefix: stored.prefix };
+  }
+}

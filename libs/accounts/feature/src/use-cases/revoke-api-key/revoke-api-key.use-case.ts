@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeyRepository } from '@genhub/accounts-data-access';
+import { AppErrorCode, AppException } from '@genhub/errors';
+import { AuthChangesPublisher } from '../../auth/auth-changes.service';
+
+/** Revokes a key (idempotent); every gateway refuses it within a second. */
+@Injectable()
+export class RevokeApiKeyUseCase {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly changes: AuthChangesPublisher,
+  ) {}
+
+  async execute(keyId: string): Promise<{ id: string; status: 'revoked' }> {
+    const key = await this.keys.revokeKey(keyId);
+    if (!key) throw new AppException(AppErrorCode.NotFound);
+    await this.changes.accountChanged(key.accountId);
+    return { id: key.id, status: 'revoked' };
+  }
+}
