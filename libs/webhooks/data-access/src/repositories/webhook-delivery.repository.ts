@@ -85,17 +85,26 @@ function stateFromRow(row: DeliveryRow): DeliveryState {
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Creates the delivery (pending) if it does not exist yet; returns its current state. */
+  /** Creates the delivery (pending) if it does not exist yet; returns its current state (one statement). */
   async openDelivery(
     input: { taskId: string; accountId: string; url: string },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DeliveryState | undefined> {
-    await manager.query(
-      `INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
-       ON CONFLICT (task_id) DO NOTHING`,
-      [input.taskId, input.accountId, input.url],
+    if (!UUID.test(input.taskId) || !UUID.test(input.accountId)) return undefined;
+    const rows: DeliveryRow[] = await this.relaxed(manager, (m) =>
+      m.query(
+        `WITH created AS (
+         INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
+         ON CONFLICT (task_id) DO NOTHING
+         RETURNING ${DELIVERY_COLUMNS})
+       SELECT * FROM created
+       UNION ALL
+       SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries
+        WHERE task_id = $1 AND account_id = $2 AND NOT EXISTS (SELECT 1 FROM created)`,
+        [input.taskId, input.accountId, input.url],
+      ),
     );
-    return this.findAccountDelivery(input.accountId, input.taskId, manager);
+    return rows[0] ? stateFromRow(rows[0]) : undefined;
   }
 
   /** The delivery of one of the account's tasks, without its attempts. */
@@ -137,14 +146,14 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * Stores one attempt and moves the delivery in one transaction. Returns
+   * Stores one attempt and moves the delivery in one statement. Returns
    * false (and changes nothing) when this attempt number was already recorded
    * or the delivery is no longer pending.
    */
   async recordAttempt(input: RecordAttemptInput): Promise<boolean> {
-    return this.dataSource.transaction(async (m) => {
-      // A CTE so the driver returns plain rows (a bare UPDATE … RETURNING gives [rows, count]).
-      const moved: unknown[] = await m.query(
+    // One statement: the attempt row exists exactly when the delivery moved.
+    const rows: { recorded: number }[] = await this.relaxed(this.dataSource.manager, (m) =>
+      m.query(
         `WITH moved AS (
          UPDATE webhooks.deliveries
             SET attempts = $3,
@@ -152,29 +161,43 @@ export class WebhookDeliveryRepository {
                 delivered_at = CASE WHEN $4 = 'delivered' THEN now() ELSE NULL END,
                 updated_at = now()
           WHERE task_id = $1 AND account_id = $2 AND status = 'pending' AND attempts < $3
-          RETURNING task_id)
-         SELECT task_id FROM moved`,
+          RETURNING task_id),
+       recorded AS (
+         INSERT INTO webhooks.attempts (task_id, attempt, started_at, duration_ms, status_code, error)
+         SELECT task_id, $3, $5, $6, $7, $8 FROM moved
+         RETURNING 1)
+       SELECT count(*)::int AS recorded FROM recorded`,
         [
           input.taskId,
           input.accountId,
           input.attempt,
           input.outcome === 'failed' ? 'pending' : input.outcome,
-        ],
-      );
-      if (moved.length === 0) return false;
-      await m.query(
-        `INSERT INTO webhooks.attempts (task_id, attempt, started_at, duration_ms, status_code, error)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          input.taskId,
-          input.attempt,
           input.startedAt,
           Math.max(0, Math.round(input.durationMs)),
           input.statusCode,
           input.error,
         ],
-      );
-      return true;
+      ),
+    );
+    return rows[0]?.recorded === 1;
+  }
+
+  /**
+   * Runs a delivery-log write without waiting for its WAL flush
+   * (`synchronous_commit = off`, docs/decisions/0040): a burst of deliveries
+   * is not serialised behind fsyncs. A PostgreSQL crash may lose the last
+   * fraction of a second of log rows, never leave them inconsistent; the
+   * worst outcome is one more (duplicate) attempt, which receivers tolerate.
+   * Inside a caller's transaction the caller's durability applies.
+   */
+  private async relaxed<T>(
+    manager: EntityManager,
+    run: (m: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    if (manager.queryRunner?.isTransactionActive) return run(manager);
+    return this.dataSource.transaction(async (m) => {
+      await m.query(`SET LOCAL synchronous_commit TO OFF`);
+      return run(m);
     });
   }
 }
