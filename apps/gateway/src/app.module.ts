@@ -1,4 +1,6 @@
 import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
+import { AccountsFeatureModule } from '@genhub/accounts-feature';
+import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import {
   AdminConfig,
   ConfigModule,
@@ -15,6 +17,9 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { AdminModule } from './admin/admin.module';
+import { LedgerAccountBalances } from './admin/ledger-account-balances';
+import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -45,7 +50,13 @@ export class AppModule implements OnModuleInit {
         ObservabilityModule.forRoot('gateway'),
         DatabaseModule,
         QueueModule.forRoot(),
+        AccountsFeatureModule.forRoot({
+          imports: [BillingDataAccessModule],
+          balances: LedgerAccountBalances,
+        }),
+        AdminModule,
       ],
+      providers: [GatewayExceptionFilter],
     };
   }
 
