@@ -1,6 +1,5 @@
 import {
   IsIn,
-  IsNumber,
   IsOptional,
   IsPositive,
   IsString,
@@ -8,6 +7,8 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
+  ValidationOptions,
 } from 'class-validator';
 import { ACCOUNT_LEVELS, AccountLevel } from '@genhub/accounts-data-access';
 import { AppErrorCode, AppException } from '@genhub/errors';
@@ -15,7 +16,33 @@ import { CURRENCIES, Currency, toMicros } from '@genhub/money';
 
 /** Largest amount accepted in one call (far below the micro-unit safe-integer limit). */
 export const MAX_AMOUNT = 1_000_000_000;
-const MONEY = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 6 } as const;
+
+function isMoneyAmount(value: unknown): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  try {
+    toMicros(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A JSON number with at most 6 decimals (micro-units). class-validator's own
+ * `maxDecimalPlaces` throws on exponent notation such as 1e-7, hence this one.
+ */
+function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isMoneyAmount',
+      validator: {
+        validate: isMoneyAmount,
+        defaultMessage: (args) => `${args?.property} must be a number with at most 6 decimals`,
+      },
+    },
+    options,
+  );
+}
 
 /** extensions.md §2 `POST /admin/v1/accounts`; every field optional. */
 export class CreateAccountDto {
@@ -28,7 +55,7 @@ export class CreateAccountDto {
   account_level?: AccountLevel;
 
   @IsOptional()
-  @IsNumber(MONEY, { message: 'balance must be a number with at most 6 decimals' })
+  @IsMoneyAmount()
   @Min(0)
   @Max(MAX_AMOUNT)
   balance?: number;
@@ -43,7 +70,7 @@ export class CreateApiKeyDto {
 }
 
 export class TopUpDto {
-  @IsNumber(MONEY, { message: 'amount must be a number with at most 6 decimals' })
+  @IsMoneyAmount()
   @IsPositive()
   @Max(MAX_AMOUNT)
   amount!: number;
