@@ -1,4 +1,6 @@
 import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
+import { AccountsFeatureModule } from '@genhub/accounts-feature';
+import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import {
   AdminConfig,
   ConfigModule,
@@ -16,13 +18,16 @@ import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
+import { AdminModule } from './admin/admin.module';
+import { LedgerAccountBalances } from './admin/ledger-account-balances';
+import { BillingHttpModule } from './billing/billing-http.module';
 import { CdnController } from './cdn/cdn.controller';
+import { DocsModule } from './docs/docs.module';
 import { FilesController } from './files/files.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
-
-import { DocsModule } from './docs/docs.module';
-
-import { BillingHttpModule } from './billing/billing-http.module';
+import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
+import { TasksHttpModule } from './tasks/tasks-http.module';
+import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -54,13 +59,24 @@ export class AppModule implements OnModuleInit {
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
-
-        DocsModule,
-
+        // Authentication is global: every HTTP module below uses its guard.
+        AccountsFeatureModule.forRoot({
+          imports: [BillingDataAccessModule],
+          balances: LedgerAccountBalances,
+        }),
+        AdminModule,
+        TasksHttpModule,
         BillingHttpModule,
+        WebhooksHttpModule,
+        DocsModule,
       ],
       controllers: [CdnController, FilesController],
-      providers: [UploadFileUseCase, SweepExpiredUploadsUseCase, UploadRetentionScheduler],
+      providers: [
+        GatewayExceptionFilter,
+        UploadFileUseCase,
+        SweepExpiredUploadsUseCase,
+        UploadRetentionScheduler,
+      ],
     };
   }
 

@@ -3,3 +3,4 @@ export * from './health/readiness.registry';
 export * from './metrics/metrics.service';
 export * from './metrics/route-family.util';
 export * from './observability.module';
+export { requestId } from './logging/logger.options';

@@ -1,6 +1,7 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, HttpConfig, ListenConfig, ShutdownConfig } from '@genhub/config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -14,6 +15,8 @@ export interface BootstrapOptions {
   env: NodeJS.ProcessEnv;
   /** Extra set-up on the created app (filters, plugins, routes) before listen. */
   configure?: (app: NestFastifyApplication) => Promise<void> | void;
+  /** Extra Fastify server options (e.g. the gateway's bodyLimit); may throw ConfigError. */
+  fastifyOptions?: (env: NodeJS.ProcessEnv) => FastifyServerOptions;
 }
 
 /**
@@ -23,8 +26,10 @@ export interface BootstrapOptions {
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<INestApplication> {
   let rootModule: DynamicModule;
+  let fastifyOptions: FastifyServerOptions = {};
   try {
     rootModule = options.module(options.env);
+    fastifyOptions = options.fastifyOptions?.(options.env) ?? {};
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${options.service}: ${error.message}\n`);
@@ -34,6 +39,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<INest
   }
 
   const adapter = new FastifyAdapter({
+    ...fastifyOptions,
     trustProxy: true,
     return503OnClosing: true,
     genReqId: requestId,

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AccountBalances, BalanceSnapshot, TopUpRecord } from '@genhub/accounts-feature';
+import { LedgerRepository } from '@genhub/billing-data-access';
+import type { Currency } from '@genhub/money';
+
+/**
+ * The accounts domain's view of the ledger, bound here because only apps span
+ * domains: account creation opens the balance in the accounts transaction.
+ */
+@Injectable()
+export class LedgerAccountBalances implements AccountBalances {
+  constructor(private readonly ledger: LedgerRepository) {}
+
+  open(
+    manager: EntityManager,
+    input: { accountId: string; currency: Currency; initialUnits: number },
+  ): Promise<void> {
+    return this.ledger.openAccount(input, manager);
+  }
+
+  async topUp(input: { accountId: string; amountUnits: number }): Promise<TopUpRecord | undefined> {
+    const record = await this.ledger.topUp(input);
+    return record
+      ? {
+          id: record.id,
+          createdAt: record.createdAt,
+          amountUnits: record.amountUnits,
+          balanceAfterUnits: record.balanceAfterUnits,
+        }
+      : undefined;
+  }
+
+  async balanceOf(accountId: string): Promise<BalanceSnapshot | undefined> {
+    const view = await this.ledger.balanceOf(accountId);
+    return view
+      ? { balanceUnits: view.balanceUnits, reservedUnits: view.reservedUnits }
+      : undefined;
+  }
+}

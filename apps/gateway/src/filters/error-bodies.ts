@@ -1,0 +1,90 @@
+import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
+import { ResponseFamily } from './response-family';
+
+/** `/v1/` and admin: `{code, error}`; `error` is nested `{code, error}` for some codes. */
+export interface StandardErrorBody {
+  code: number;
+  error: string | { code: number; error: string };
+}
+/** `/api/v3/`: the envelope with `data: null` (decision 0010). */
+export interface EnvelopeErrorBody {
+  code: number;
+  message: string;
+  data: null;
+}
+/** Chat endpoints: the common chat-completions error object. */
+export interface ChatErrorBody {
+  error: { message: string; type: string; param: string | null };
+}
+export type ErrorBody = StandardErrorBody | EnvelopeErrorBody | ChatErrorBody;
+
+/**
+ * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
+ * not compile until it is placed here.
+ */
+const V1_ERROR_FORM = {
+  invalid_request: 'string',
+  unknown_provider: 'nested',
+  missing_authorization: 'string',
+  invalid_authorization_format: 'string',
+  invalid_api_key: 'string',
+  insufficient_balance: 'nested',
+  account_suspended: 'string',
+  content_blocked: 'string',
+  not_found: 'string',
+  conflict: 'string',
+  payload_too_large: 'string',
+  service_unavailable: 'string',
+  internal: 'string',
+} as const satisfies Record<AppErrorCode, 'string' | 'nested'>;
+
+/**
+ * The chat family: the `type` of each code, or `'standard'` for the
+ * authentication refusals, which are answered before the handler runs and so
+ * use `{code, error}` (interface.md, Authentication 6; extensions.md §6).
+ */
+const CHAT_ERROR_TYPE = {
+  invalid_request: 'invalid_request_error',
+  unknown_provider: 'invalid_request_error',
+  missing_authorization: 'standard',
+  invalid_authorization_format: 'standard',
+  invalid_api_key: 'standard',
+  insufficient_balance: 'insufficient_quota',
+  account_suspended: 'standard',
+  content_blocked: 'invalid_request_error',
+  not_found: 'not_found_error',
+  conflict: 'invalid_request_error',
+  payload_too_large: 'invalid_request_error',
+  service_unavailable: 'server_error',
+  internal: 'server_error',
+} as const satisfies Record<AppErrorCode, string>;
+
+function standardBody(error: AppException): StandardErrorBody {
+  const entry = APP_ERRORS[error.code] as { innerCode?: number };
+  if (V1_ERROR_FORM[error.code] === 'nested' && entry.innerCode !== undefined)
+    return { code: error.status, error: { code: entry.innerCode, error: error.message } };
+  return { code: error.status, error: error.message };
+}
+
+/** The one mapping from a catalogue error to the body of a response family. */
+export function errorBody(family: ResponseFamily, error: AppException): ErrorBody {
+  switch (family) {
+    case 'v1':
+      return standardBody(error);
+    case 'admin':
+      return { code: error.status, error: error.message };
+    case 'v3':
+      return { code: error.status, message: error.message, data: null };
+    case 'chat': {
+      const type = CHAT_ERROR_TYPE[error.code];
+      if (type === 'standard') return standardBody(error);
+      return {
+        error: {
+          message: error.message,
+          type,
+          param: error.details.param ?? error.details.fields?.[0] ?? null,
+        },
+      };
+    }
+  }
+}
