@@ -1,19 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test-only helper
+import { createTestDatabase, dropTestDatabase } from '@genhub/testing';
 import { runAuditCommand } from './audit.command';
 
-/** The `audit` admin command against this run's database: names a broken account, exits 1. */
+/**
+ * The `audit` admin command, on a database of its own: the audit reads every
+ * account, so other test files' open reservations must not be in its sight.
+ */
 describe('admin audit command', () => {
   let pg: Client;
+  let db: { url: string; name: string };
   beforeAll(async () => {
-    pg = new Client({ connectionString: process.env.DATABASE_URL });
+    db = await createTestDatabase('audit');
+    pg = new Client({ connectionString: db.url });
     await pg.connect();
   });
-  afterAll(() => pg.end());
+  afterAll(async () => {
+    await pg.end();
+    await dropTestDatabase(db.name);
+  });
 
   async function run(): Promise<{ code: number; text: string }> {
     let text = '';
-    const code = await runAuditCommand([], process.env, (t) => (text += t));
+    const code = await runAuditCommand(
+      [],
+      { ...process.env, DATABASE_URL: db.url },
+      (t) => (text += t),
+    );
     return { code, text };
   }
 
