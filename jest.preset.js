@@ -17,4 +17,7 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec).ts'],
   setupFiles: ['reflect-metadata'],
+  // standardwebhooks depends on ESM-only @stablelib/* packages: Jest must transform them
+  // (Node itself loads them through require(esm)).
+  transformIgnorePatterns: ['/node_modules/(?!@stablelib/)'],
 };

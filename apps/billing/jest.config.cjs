@@ -1,3 +1,9 @@
 const preset = require('../../jest.preset.js');
 
-module.exports = { ...preset, displayName: 'billing', roots: ['<rootDir>/apps/billing'] };
+module.exports = {
+  ...preset,
+  displayName: 'billing',
+  roots: ['<rootDir>/apps/billing'],
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
+};

@@ -10,9 +10,15 @@ import {
   StorageConfig,
   SecurityConfig,
 } from '@genhub/config';
+import { BillingDataAccessModule } from '@genhub/billing-data-access';
+import { BillingFeatureModule } from '@genhub/billing-feature';
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
+
+import { OpenReservationsMetrics } from './settle-task/open-reservations.metrics';
+import { SettleTaskProcessor } from './settle-task/settle-task.processor';
 
 /** Settles reservations from the billing queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -43,7 +49,12 @@ export class BillingModule implements OnModuleInit {
         ObservabilityModule.forRoot('billing'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
+
+        BillingDataAccessModule,
+        BillingFeatureModule,
       ],
+      providers: [SettleTaskProcessor, OpenReservationsMetrics],
     };
   }
 

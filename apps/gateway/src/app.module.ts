@@ -17,9 +17,17 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
 import { LedgerAccountBalances } from './admin/ledger-account-balances';
+import { BillingHttpModule } from './billing/billing-http.module';
+import { CdnController } from './cdn/cdn.controller';
+import { DocsModule } from './docs/docs.module';
+import { FilesController } from './files/files.controller';
+import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
+import { TasksHttpModule } from './tasks/tasks-http.module';
+import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
 
 export const GATEWAY_CONFIG = [
   HttpConfig,
@@ -50,13 +58,25 @@ export class AppModule implements OnModuleInit {
         ObservabilityModule.forRoot('gateway'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
+        // Authentication is global: every HTTP module below uses its guard.
         AccountsFeatureModule.forRoot({
           imports: [BillingDataAccessModule],
           balances: LedgerAccountBalances,
         }),
         AdminModule,
+        TasksHttpModule,
+        BillingHttpModule,
+        WebhooksHttpModule,
+        DocsModule,
       ],
-      providers: [GatewayExceptionFilter],
+      controllers: [CdnController, FilesController],
+      providers: [
+        GatewayExceptionFilter,
+        UploadFileUseCase,
+        SweepExpiredUploadsUseCase,
+        UploadRetentionScheduler,
+      ],
     };
   }
 

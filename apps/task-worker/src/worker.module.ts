@@ -14,6 +14,9 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
+import { TasksFeatureModule } from '@genhub/tasks-feature';
+import { RunTaskProcessor } from './run-task/run-task.processor';
 
 /** Runs tasks from the tasks queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -45,7 +48,10 @@ export class WorkerModule implements OnModuleInit {
         ObservabilityModule.forRoot('task-worker'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
+        TasksFeatureModule.forWorker(),
       ],
+      providers: [RunTaskProcessor],
     };
   }
 

@@ -14,6 +14,12 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
+import { StorageModule } from '@genhub/storage';
+
+import { AccountsDataAccessModule } from '@genhub/accounts-data-access';
+import { WebhookDispatchModule, WebhookSecretSource } from '@genhub/webhooks-feature';
+import { AccountsWebhookSecretSource } from './deliver-webhook/accounts-webhook-secret.source';
+import { DeliverWebhookProcessor } from './deliver-webhook/deliver-webhook.processor';
 
 /** Delivers signed webhooks from the webhooks queue. Serves only /health, /ready and /metrics. */
 @Module({})
@@ -40,12 +46,20 @@ export class WorkerModule implements OnModuleInit {
             WebhookConfig,
           ],
           env,
-          defaults: { PORT: '3002' },
+          // Up to WEBHOOK_CONCURRENCY short queries at once: a larger pool than the others'.
+          defaults: { PORT: '3002', DATABASE_POOL_SIZE: '30' },
         }),
         ObservabilityModule.forRoot('webhook-dispatcher'),
         DatabaseModule,
         QueueModule.forRoot(),
+        StorageModule.forRoot(),
+
+        WebhookDispatchModule.register({
+          imports: [AccountsDataAccessModule],
+          secretSource: { provide: WebhookSecretSource, useClass: AccountsWebhookSecretSource },
+        }),
       ],
+      providers: [DeliverWebhookProcessor],
     };
   }
 

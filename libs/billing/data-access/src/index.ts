@@ -1,4 +1,6 @@
 export * from './billing-data-access.module';
 export * from './entities';
 export * from './migrations';
+export * from './repositories/billing-history.repository';
+export * from './repositories/ledger-audit.repository';
 export * from './repositories/ledger.repository';

@@ -57,3 +57,23 @@ export class ObjectTooLargeError extends Error {
 
 /** Injection token of the configured driver. */
 export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
+
+/** A byte range that does not overlap the object (HTTP 416). */
+export class RangeNotSatisfiableError extends Error {
+  constructor(readonly size: number) {
+    super(`range not satisfiable for an object of ${size} bytes`);
+    this.name = 'RangeNotSatisfiableError';
+  }
+}
+
+/** Clamps a requested range to an object's size; throws when it cannot be served. */
+export function resolveRange(
+  range: { start: number; end?: number },
+  size: number,
+): { start: number; end: number } {
+  const end = Math.min(range.end ?? size - 1, size - 1);
+  if (!Number.isInteger(range.start) || range.start < 0 || range.start > end) {
+    throw new RangeNotSatisfiableError(size);
+  }
+  return { start: range.start, end };
+}

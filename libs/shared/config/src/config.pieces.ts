@@ -171,6 +171,13 @@ export class TaskConfig {
   @IsBoolean()
   ENABLE_SIMULATOR = true;
 
+  /** BullMQ lock of a running task job; a worker silent this long is presumed dead and its job re-run. */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  TASK_LOCK_MS = 30_000;
+
   @ToList()
   @IsString({ each: true })
   CONTENT_BLOCKLIST: string[] = [];
@@ -208,4 +215,16 @@ export class ListenConfig {
   @EmptyAsUnset()
   @IsString()
   HOST = '0.0.0.0';
+}
+
+export class LedgerAuditConfig {
+  /**
+   * The audit flags an open reservation older than this: the longest a task can
+   * take (queue wait + the 10-minute model limit + worker retries) plus a margin.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  LEDGER_AUDIT_HORIZON_MS = 3_600_000;
 }

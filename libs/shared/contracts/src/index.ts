@@ -1,1 +1,6 @@
-export {};
+// Browser entry of the contracts lib: generated types, friendly aliases, the
+// typed client and the error catalogue. No server code (lint enforces it; the
+// bundle test proves it). DTO classes live in `@genhub/contracts/server`.
+export * from '@genhub/errors';
+export * from './types';
+export * from './client/genhub-client';

@@ -75,4 +75,109 @@ describe('LedgerRepository (PostgreSQL)', () => {
       reservedUnits: K * 1000,
     });
   });
+
+  const reserved = async (accountId: string, amountUnits = 1000) => {
+    const input = reserveInput(accountId, amountUnits);
+    const result = await dataSource.transaction((m) => ledger.reserve(m, input));
+    expect(result).toEqual({ ok: true });
+    return input;
+  };
+
+  it('captures once: one usage record, balance and rollup follow, a second capture is a no-op', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10_000 });
+    const task = await reserved(accountId, 2500);
+    const first = await ledger.capture({ taskId: task.taskId, accountId });
+    expect(first).toMatchObject({
+      outcome: 'captured',
+      record: {
+        type: 'usage',
+        seq: 2,
+        typeSeq: 1,
+        amountUnits: -2500,
+        balanceAfterUnits: 7500,
+        model: 'local/simulator/test',
+        category: 'test',
+        taskId: task.taskId,
+      },
+    });
+    expect(await ledger.capture({ taskId: task.taskId, accountId })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.release({ taskId: task.taskId, accountId })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.balanceOf(accountId)).toMatchObject({
+      balanceUnits: 7500,
+      reservedUnits: 0,
+    });
+    const rollup = await dataSource.query(
+      `SELECT category, tasks, cost_units FROM billing.usage_daily WHERE account_id = $1`,
+      [accountId],
+    );
+    expect(rollup).toEqual([{ category: 'test', tasks: 1, cost_units: 2500 }]);
+  });
+
+  it('releases once and writes no record', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 3000 });
+    const task = await reserved(accountId, 3000);
+    expect(await ledger.release({ taskId: task.taskId, accountId })).toEqual({
+      outcome: 'released',
+      amountUnits: 3000,
+    });
+    expect(await ledger.release({ taskId: task.taskId, accountId })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.capture({ taskId: task.taskId, accountId })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.balanceOf(accountId)).toMatchObject({
+      balanceUnits: 3000,
+      reservedUnits: 0,
+    });
+    const [{ count }] = await dataSource.query(
+      `SELECT count(*)::int AS count FROM billing.records WHERE account_id = $1 AND type = 'usage'`,
+      [accountId],
+    );
+    expect(count).toBe(0);
+  });
+
+  it('settles nothing for an unknown task or another account', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 3000 });
+    const task = await reserved(accountId, 1000);
+    expect(await ledger.capture({ taskId: randomUUID(), accountId })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.capture({ taskId: task.taskId, accountId: randomUUID() })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.release({ taskId: task.taskId, accountId: randomUUID() })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.balanceOf(accountId)).toMatchObject({
+      balanceUnits: 3000,
+      reservedUnits: 1000,
+    });
+  });
+
+  it('captures exactly once when captures and releases of one task race', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10_000 });
+    const task = await reserved(accountId, 1000);
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () => ledger.capture({ taskId: task.taskId, accountId })),
+      ...Array.from({ length: 2 }, () => ledger.release({ taskId: task.taskId, accountId })),
+    ]);
+    const changed = results.filter((r) => r.outcome !== 'unchanged');
+    expect(changed).toHaveLength(1);
+    const balance = await ledger.balanceOf(accountId);
+    expect(balance?.reservedUnits).toBe(0);
+    const [{ sum }] = await dataSource.query(
+      `SELECT sum(amount_units)::bigint AS sum FROM billing.records WHERE account_id = $1`,
+      [accountId],
+    );
+    expect(sum).toBe(balance?.balanceUnits);
+  });
 });

@@ -13,6 +13,17 @@ export interface ReserveInput {
   category: string;
 }
 
+/** Which task's reservation to settle; both ids must match (every query is scoped by account). */
+export interface SettleInput {
+  taskId: string;
+  accountId: string;
+}
+
+/** `unchanged`: no open reservation for that task (unknown, or settled before). */
+export type CaptureResult =
+  { outcome: 'captured'; record: BillingRecordEntity } | { outcome: 'unchanged' };
+export type ReleaseResult = { outcome: 'released'; amountUnits: number } | { outcome: 'unchanged' };
+
 export type ReserveResult =
   { ok: true } | { ok: false; availableUnits: number; currency: Currency };
 
@@ -139,5 +150,81 @@ export class LedgerRepository {
       availableUnits: balance ? balance.balanceUnits - balance.reservedUnits : 0,
       currency: balance?.currency ?? 'USD',
     };
+  }
+
+  /**
+   * Turns the task's open reservation into one `usage` record, in ONE
+   * statement (so one implicit transaction, one round trip): the reservation
+   * moves open → captured only if it is still open, and the balance, the
+   * record counters, the record and the daily rollup all follow from that
+   * single conditional update. A second capture (redelivered job, or a
+   * concurrent one that waited on the reservation's row lock) finds the
+   * reservation no longer open and writes nothing.
+   */
+  async capture(
+    input: SettleInput,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<CaptureResult> {
+    const rows: RecordRow[] = await manager.query(
+      `WITH r AS (
+         UPDATE billing.reservations SET state = 'captured', settled_at = now()
+          WHERE task_id = $1 AND account_id = $2 AND state = 'open'
+          RETURNING task_id, account_id, amount_units, model, category),
+       b AS (
+         UPDATE billing.balances bal
+            SET balance_units = bal.balance_units - r.amount_units,
+                reserved_units = bal.reserved_units - r.amount_units,
+                record_count = bal.record_count + 1,
+                usage_count = bal.usage_count + 1,
+                updated_at = now()
+           FROM r
+          WHERE bal.account_id = r.account_id
+          RETURNING bal.balance_units, bal.record_count, bal.usage_count),
+       rec AS (
+         INSERT INTO billing.records
+                (account_id, seq, type_seq, type, amount_units, balance_after_units, model, category, task_id)
+         SELECT r.account_id, b.record_count, b.usage_count, 'usage', -r.amount_units, b.balance_units,
+                r.model, r.category, r.task_id
+           FROM r, b
+         RETURNING *),
+       roll AS (
+         INSERT INTO billing.usage_daily (account_id, day, category, tasks, cost_units)
+         SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, category, 1, -amount_units FROM rec
+         ON CONFLICT (account_id, day, category) DO UPDATE
+            SET tasks = billing.usage_daily.tasks + 1,
+                cost_units = billing.usage_daily.cost_units + EXCLUDED.cost_units)
+       SELECT * FROM rec`,
+      [input.taskId, input.accountId],
+    );
+    return rows[0]
+      ? { outcome: 'captured', record: recordFromRow(rows[0]) }
+      : { outcome: 'unchanged' };
+  }
+
+  /**
+   * Returns the task's open reservation to the balance: open → released only
+   * if still open, reserved_units falls by the same amount, no record.
+   */
+  async release(
+    input: SettleInput,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ReleaseResult> {
+    const rows: { amount_units: number }[] = await manager.query(
+      `WITH r AS (
+         UPDATE billing.reservations SET state = 'released', settled_at = now()
+          WHERE task_id = $1 AND account_id = $2 AND state = 'open'
+          RETURNING account_id, amount_units),
+       b AS (
+         UPDATE billing.balances bal
+            SET reserved_units = bal.reserved_units - r.amount_units, updated_at = now()
+           FROM r
+          WHERE bal.account_id = r.account_id
+          RETURNING r.amount_units)
+       SELECT amount_units FROM b`,
+      [input.taskId, input.accountId],
+    );
+    return rows[0]
+      ? { outcome: 'released', amountUnits: rows[0].amount_units }
+      : { outcome: 'unchanged' };
   }
 }

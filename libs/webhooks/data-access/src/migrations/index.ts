@@ -1,2 +1,4 @@
+import { CreateWebhooksSchema1763700000400 } from './1763700000400-CreateWebhooksSchema';
+
 /** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
-export const WEBHOOKS_MIGRATIONS = [];
+export const WEBHOOKS_MIGRATIONS = [CreateWebhooksSchema1763700000400];

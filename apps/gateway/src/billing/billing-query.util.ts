@@ -1,0 +1,31 @@
+import { AppErrorCode, AppException } from '@genhub/errors';
+import type { BillingRecordTypeFilter } from '@genhub/billing-feature';
+
+type Query = Record<string, unknown>;
+
+function bad(field: string, message: string): AppException {
+  return new AppException(AppErrorCode.InvalidRequest, { message, fields: [field] });
+}
+
+/** An optional query string value; a repeated parameter (`?a=1&a=2`) is a 400. */
+export function optionalString(query: Query, field: string): string | undefined {
+  const value = query[field];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw bad(field, `${field} must be given once`);
+  return value;
+}
+
+/** An optional positive integer written in decimal digits only (`1e3`, `2.0`, `-1` are 400s). */
+export function optionalInt(query: Query, field: string): number | undefined {
+  const value = optionalString(query, field);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw bad(field, `${field} must be a positive integer`);
+  return Number(value);
+}
+
+export function optionalType(query: Query): BillingRecordTypeFilter | undefined {
+  const value = optionalString(query, 'type');
+  if (value === undefined) return undefined;
+  if (value !== 'top-up' && value !== 'usage') throw bad('type', 'type must be top-up or usage');
+  return value;
+}

@@ -1,0 +1,62 @@
+import '@fastify/multipart';
+import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import { AppErrorCode, AppException } from '@genhub/errors';
+import {
+  NOT_MULTIPART_MESSAGE,
+  SEVERAL_FILES_MESSAGE,
+  UPLOAD_FIELD,
+  UploadFileUseCase,
+  UploadPart,
+} from '@genhub/storage';
+
+/** `POST /api/v3/files/upload`: one multipart part named `file`, streamed to storage. */
+@Controller('api/v3/files')
+@UseGuards(ApiKeyGuard)
+export class FilesController {
+  constructor(private readonly uploadFile: UploadFileUseCase) {}
+
+  @Post('upload')
+  @HttpCode(200)
+  async upload(
+    @Req() req: FastifyRequest,
+    @CurrentAccount() account: AuthenticatedAccount,
+  ): Promise<{ code: 200; message: 'success'; data: { url: string } }> {
+    if (!req.isMultipart()) {
+      throw new AppException(AppErrorCode.InvalidRequest, {
+        message: NOT_MULTIPART_MESSAGE,
+        fields: [UPLOAD_FIELD],
+      });
+    }
+    const { url } = await this.uploadFile.execute({ accountId: account.id, files: fileParts(req) });
+    return { code: 200, message: 'success', data: { url } };
+  }
+}
+
+/** The request's file parts; plain fields are skipped; multipart limits become 400s. */
+async function* fileParts(req: FastifyRequest): AsyncGenerator<UploadPart> {
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') yield { fieldName: part.fieldname, stream: part.file };
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw new AppException(AppErrorCode.InvalidRequest, {
+        message: SEVERAL_FILES_MESSAGE,
+        fields: [UPLOAD_FIELD],
+      });
+    }
+    if (
+      code?.startsWith('FST_') ||
+      (error as Error).message?.startsWith('Unexpected end of form')
+    ) {
+      throw new AppException(AppErrorCode.InvalidRequest, {
+        message: `Malformed multipart body: ${(error as Error).message}`,
+        fields: [UPLOAD_FIELD],
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,113 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import { AppException } from '@genhub/errors';
+import {
+  DeleteTaskUseCase,
+  GetResultUseCase,
+  ListModelsUseCase,
+  SubmitTaskUseCase,
+  SyncSubmitUseCase,
+} from '@genhub/tasks-feature';
+
+function single(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string')
+    throw new AppException('invalid_request', {
+      message: `Invalid ${name}: give it once`,
+      fields: [name],
+    });
+  return value;
+}
+
+function parseSync(value: unknown): boolean {
+  const raw = single(value, 'sync');
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1' || raw === '') return true;
+  throw new AppException('invalid_request', {
+    message: 'Invalid sync: must be true or false',
+    fields: ['sync'],
+  });
+}
+
+const envelope = <T>(data: T) => ({ code: 200, message: 'success', data });
+
+/** The task endpoints: translate HTTP to use-case input and back, nothing more. */
+@Controller()
+@UseGuards(ApiKeyGuard)
+export class TasksController {
+  constructor(
+    private readonly submit: SubmitTaskUseCase,
+    private readonly syncSubmit: SyncSubmitUseCase,
+    private readonly getResult: GetResultUseCase,
+    private readonly deleteTask: DeleteTaskUseCase,
+    private readonly listModels: ListModelsUseCase,
+  ) {}
+
+  @Post('v1/:provider/:model/:run_type')
+  @HttpCode(200)
+  async create(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('provider') provider: string,
+    @Param('model') model: string,
+    @Param('run_type') runType: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ) {
+    const input = {
+      accountId: account.id,
+      provider,
+      model,
+      runType,
+      body,
+      webhook: single(query.webhook, 'webhook'),
+      prefix: single(query.prefix, 'prefix'),
+      idempotencyKey,
+    };
+    return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
+  }
+
+  @Get('v1/requests/:id')
+  async result(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { body, retryAfter } = await this.getResult.execute({
+      accountId: account.id,
+      taskId: id,
+    });
+    if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
+    return body;
+  }
+
+  @Delete('api/v3/predictions/:id')
+  @HttpCode(200)
+  async remove(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
+    return envelope(await this.deleteTask.execute({ accountId: account.id, taskId: id }));
+  }
+
+  @Get('api/v3/models')
+  models(@Query() query: Record<string, unknown>) {
+    return envelope(
+      this.listModels.execute({
+        category: single(query.category, 'category'),
+        provider: single(query.provider, 'provider'),
+        search: single(query.search, 'search'),
+      }),
+    );
+  }
+}

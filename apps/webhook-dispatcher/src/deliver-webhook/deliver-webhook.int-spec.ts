@@ -1,0 +1,432 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Test, TestingModule } from '@nestjs/testing';
+import { Queue } from 'bullmq';
+import { Webhook } from 'standardwebhooks';
+import { AccountRepository } from '@genhub/accounts-data-access';
+import {
+  DeliverWebhookJob,
+  JOB_OPTIONS,
+  JobName,
+  jobIdFor,
+  QueueName,
+  WebhookPayload,
+} from '@genhub/queue';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test servers from the testing lib, in a spec only
+import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
+import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
+import { WorkerModule } from '../worker.module';
+
+jest.setTimeout(60_000);
+
+const PAYLOAD_KEYS = ['code', 'created_at', 'error', 'id', 'input', 'model', 'outputs', 'status'];
+let instance = 0;
+
+/** A real dispatcher (the app's module, BullMQ worker, PostgreSQL) on its own queue prefix. */
+class Dispatcher {
+  private constructor(
+    readonly moduleRef: TestingModule,
+    readonly prefix: string,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<Dispatcher> {
+    const prefix = `${process.env.QUEUE_PREFIX}-d${++instance}`;
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        WorkerModule.forRoot({
+          DATABASE_URL: process.env.DATABASE_URL,
+          REDIS_URL: process.env.REDIS_URL,
+          QUEUE_PREFIX: prefix,
+          LOG_LEVEL: 'silent',
+          ALLOW_PRIVATE_NETWORK_URLS: 'true',
+          ...env,
+        }),
+      ],
+    }).compile();
+    await moduleRef.init();
+    return new Dispatcher(moduleRef, prefix);
+  }
+
+  get queue(): Queue {
+    return this.moduleRef.get(getQueueToken(QueueName.Webhooks));
+  }
+
+  get deliveries(): WebhookDeliveryRepository {
+    return this.moduleRef.get(WebhookDeliveryRepository);
+  }
+
+  get accounts(): AccountRepository {
+    return this.moduleRef.get(AccountRepository);
+  }
+
+  /** What the tasks domain's outbox relay does when a task with a webhook turns terminal. */
+  async enqueue(job: DeliverWebhookJob): Promise<void> {
+    await this.queue.add(JobName.DeliverWebhook, job, {
+      ...JOB_OPTIONS[JobName.DeliverWebhook],
+      jobId: jobIdFor(JobName.DeliverWebhook, job.taskId),
+    });
+  }
+
+  async settled(
+    accountId: string,
+    taskId: string,
+    timeoutMs = 20_000,
+  ): Promise<DeliveryWithAttempts> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const log = await this.deliveries.findOwnedDeliveryLog(accountId, taskId);
+      if (log && log.status !== 'pending') return log;
+      if (Date.now() > until)
+        throw new Error(`delivery ${taskId} still pending: ${JSON.stringify(log)}`);
+      await sleep(25);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.moduleRef.close();
+    await deleteQueuePrefix(process.env.REDIS_URL as string, this.prefix);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function completedPayload(taskId: string): WebhookPayload {
+  return {
+    id: taskId,
+    model: 'local/simulator/test',
+    status: 'completed',
+    code: 0,
+    created_at: '2026-01-02T03:04:05.678',
+    input: { prompt: 'a red fox, é ✓', num_outputs: 2 },
+    outputs: [
+      'http://127.0.0.1:3000/cdn/outputs/a/0.png',
+      'http://127.0.0.1:3000/cdn/outputs/a/1.png',
+    ],
+    error: null,
+  };
+}
+
+function failedPayload(taskId: string): WebhookPayload {
+  return {
+    id: taskId,
+    model: 'local/simulator/test',
+    status: 'failed',
+    code: 1402,
+    created_at: '2026-01-02T03:04:05.678',
+    input: { prompt: 'x', image_url: 'http://example.invalid/a.png' },
+    outputs: [],
+    error: 'Failed to download the input image',
+  };
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async (b?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
+    const r = await WebhookReceiver.start(b);
+    receivers.push(r);
+    return r;
+  };
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  describe('with the default retry delays (0, 2 s, 4 s)', () => {
+    let d: Dispatcher;
+    let accountId: string;
+    let secret: string;
+    beforeAll(async () => {
+      d = await Dispatcher.start({});
+      const account = await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+      accountId = account.id;
+      secret = account.webhookSecret;
+    });
+    afterAll(() => d.stop());
+
+    it.each([
+      ['completed', completedPayload],
+      ['failed', failedPayload],
+    ])(
+      'delivers a %s payload with exactly its keys, signed, to a URL with its own query',
+      async (_, make) => {
+        const r = await receiver();
+        const taskId = randomUUID();
+        const payload = make(taskId);
+        const url = `${r.url}/hooks/genhub?token=a%2Fb%3D%3D&src=x&src=y`;
+        await d.enqueue({ v: 1, taskId, accountId, url, payload });
+
+        const log = await d.settled(accountId, taskId);
+        expect(log).toMatchObject({ status: 'delivered', attempts: 1, url });
+        expect(log.attemptLog).toEqual([
+          expect.objectContaining({ attempt: 1, statusCode: 200, error: null }),
+        ]);
+
+        expect(r.requests).toHaveLength(1);
+        const req = r.requests[0];
+        expect(req.method).toBe('POST');
+        expect(req.url).toBe('/hooks/genhub?token=a%2Fb%3D%3D&src=x&src=y');
+        expect(req.headers['content-type']).toBe('application/json');
+        expect(req.headers['user-agent']).toMatch(/^genhub-webhooks\//);
+        expect(req.headers['webhook-id']).toBe(taskId);
+        const body = JSON.parse(req.body);
+        expect(Object.keys(body).sort()).toEqual(PAYLOAD_KEYS);
+        expect(body).toEqual(payload);
+        // Any Standard Webhooks library verifies it with the account's webhook_secret.
+        expect(new Webhook(secret).verify(req.body, req.headers as Record<string, string>)).toEqual(
+          payload,
+        );
+      },
+    );
+
+    it('makes exactly 3 attempts against a receiver answering 500, about 0, 2 and 4 s apart, then abandons', async () => {
+      const r = await receiver({ kind: 'status', status: 500 });
+      const taskId = randomUUID();
+      const enqueuedAt = Date.now();
+      await d.enqueue({
+        v: 1,
+        taskId,
+        accountId,
+        url: `${r.url}/h`,
+        payload: completedPayload(taskId),
+      });
+
+      const log = await d.settled(accountId, taskId);
+      expect(log).toMatchObject({ status: 'abandoned', attempts: 3, deliveredAt: null });
+      expect(log.attemptLog.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [1, 500, null],
+        [2, 500, null],
+        [3, 500, null],
+      ]);
+      await sleep(500);
+      expect(r.requests).toHaveLength(3);
+
+      const [t1, t2, t3] = r.requests.map((q) => q.at);
+      expect(t1 - enqueuedAt).toBeLessThan(1000);
+      expect(t2 - t1).toBeGreaterThanOrEqual(1950);
+      expect(t2 - t1).toBeLessThan(2800);
+      expect(t3 - t2).toBeGreaterThanOrEqual(3950);
+      expect(t3 - t2).toBeLessThan(4800);
+
+      // Same id and identical bytes on every attempt, each signature valid.
+      expect(new Set(r.requests.map((q) => q.headers['webhook-id']))).toEqual(new Set([taskId]));
+      expect(new Set(r.requests.map((q) => q.body)).size).toBe(1);
+      for (const q of r.requests) {
+        expect(() =>
+          new Webhook(secret).verify(q.body, q.headers as Record<string, string>),
+        ).not.toThrow();
+      }
+    });
+
+    it('ignores a re-sent first job once the delivery is settled', async () => {
+      const r = await receiver();
+      const taskId = randomUUID();
+      const job = {
+        v: 1 as const,
+        taskId,
+        accountId,
+        url: r.url,
+        payload: completedPayload(taskId),
+      };
+      await d.enqueue(job);
+      await d.settled(accountId, taskId);
+      await d.queue.add(JobName.DeliverWebhook, job, { jobId: `resent-${taskId}` });
+      await sleep(500);
+      expect(r.requests).toHaveLength(1);
+      expect((await d.deliveries.findOwnedDeliveryLog(accountId, taskId))?.attempts).toBe(1);
+    });
+  });
+
+  describe('with short delays and a small WEBHOOK_TIMEOUT_MS', () => {
+    let d: Dispatcher;
+    let accountId: string;
+    beforeAll(async () => {
+      d = await Dispatcher.start({
+        WEBHOOK_RETRY_DELAYS_MS: '0,100,100',
+        WEBHOOK_TIMEOUT_MS: '400',
+      });
+      accountId = (await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })).id;
+    });
+    afterAll(() => d.stop());
+
+    it('makes exactly 3 attempts against a closed port', async () => {
+      const port = await closedPort();
+      const taskId = randomUUID();
+      await d.enqueue({
+        v: 1,
+        taskId,
+        accountId,
+        url: `http://127.0.0.1:${port}/h`,
+        payload: completedPayload(taskId),
+      });
+      const log = await d.settled(accountId, taskId);
+      await sleep(400);
+      const after = await d.deliveries.findOwnedDeliveryLog(accountId, taskId);
+      expect(after).toMatchObject({ status: 'abandoned', attempts: 3 });
+      expect(after?.attemptLog.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [1, null, 'connection refused'],
+        [2, null, 'connection refused'],
+        [3, null, 'connection refused'],
+      ]);
+      expect(log.attemptLog).toHaveLength(3);
+    });
+
+    it('times out a hanging receiver, records the time-out and its duration', async () => {
+      const r = await receiver({ kind: 'hang' });
+      const taskId = randomUUID();
+      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: failedPayload(taskId) });
+      const log = await d.settled(accountId, taskId);
+      expect(log.status).toBe('abandoned');
+      expect(log.attemptLog).toHaveLength(3);
+      for (const a of log.attemptLog) {
+        expect(a).toMatchObject({ statusCode: null, error: 'timed out after 400 ms' });
+        expect(a.durationMs).toBeGreaterThanOrEqual(390);
+        expect(a.durationMs).toBeLessThan(1500);
+      }
+      expect(r.requests).toHaveLength(3);
+    });
+
+    it('does not follow a redirect (a 3xx is a failed attempt)', async () => {
+      const target = await receiver();
+      const r = await receiver({ kind: 'status', status: 307, headers: { location: target.url } });
+      const taskId = randomUUID();
+      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      const log = await d.settled(accountId, taskId);
+      expect(log.status).toBe('abandoned');
+      expect(log.attemptLog.map((a) => a.statusCode)).toEqual([307, 307, 307]);
+      expect(target.requests).toHaveLength(0);
+    });
+
+    it('succeeds on a later attempt when the receiver recovers', async () => {
+      const r = await receiver({ kind: 'status', status: 503 });
+      const taskId = randomUUID();
+      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      await until(() => r.requests.length >= 1, 5000);
+      r.behaviour = { kind: 'status', status: 202 };
+      const log = await d.settled(accountId, taskId);
+      expect(log.status).toBe('delivered');
+      expect(log.attemptLog.map((a) => a.statusCode)).toEqual([503, 202]);
+    });
+  });
+
+  describe('with ALLOW_PRIVATE_NETWORK_URLS=false', () => {
+    let d: Dispatcher;
+    let accountId: string;
+    beforeAll(async () => {
+      d = await Dispatcher.start({
+        WEBHOOK_RETRY_DELAYS_MS: '0,50,50',
+        ALLOW_PRIVATE_NETWORK_URLS: 'false',
+      });
+      accountId = (await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })).id;
+    });
+    afterAll(() => d.stop());
+
+    it.each([
+      ['a hostname resolving to 127.0.0.1', (p: number) => `http://localhost:${p}/h`],
+      ['a literal loopback address', (p: number) => `http://127.0.0.1:${p}/h`],
+    ])('refuses %s: no request is sent, the attempts fail', async (_, urlFor) => {
+      const r = await receiver();
+      const taskId = randomUUID();
+      await d.enqueue({
+        v: 1,
+        taskId,
+        accountId,
+        url: urlFor(r.port),
+        payload: completedPayload(taskId),
+      });
+      const log = await d.settled(accountId, taskId);
+      expect(log.status).toBe('abandoned');
+      expect(log.attemptLog).toHaveLength(3);
+      for (const a of log.attemptLog) {
+        expect(a.statusCode).toBeNull();
+        expect(a.error).toMatch(/private network address/);
+      }
+      expect(r.requests).toHaveLength(0);
+    });
+  });
+
+  describe('throughput: slow receivers do not delay the others', () => {
+    it('delivers to 90 healthy receivers within a second while 10 others hang', async () => {
+      const d = await Dispatcher.start({ WEBHOOK_TIMEOUT_MS: '3000' });
+      try {
+        const accountId = (
+          await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
+        ).id;
+        const healthy = await Promise.all(Array.from({ length: 90 }, () => receiver()));
+        const hanging = await Promise.all(
+          Array.from({ length: 10 }, () => receiver({ kind: 'hang' })),
+        );
+        const targets = [...hanging.slice(0, 5), ...healthy, ...hanging.slice(5)];
+        const t0 = Date.now();
+        await Promise.all(
+          targets.map((r) => {
+            const taskId = randomUUID();
+            return d.enqueue({
+              v: 1,
+              taskId,
+              accountId,
+              url: r.url,
+              payload: completedPayload(taskId),
+            });
+          }),
+        );
+        await until(() => healthy.every((r) => r.requests.length === 1), 5000);
+        const last = Math.max(...healthy.map((r) => r.requests[0].at));
+        expect(last - t0).toBeLessThan(1000);
+        expect(hanging.every((r) => r.requests.length === 1)).toBe(true);
+      } finally {
+        await d.stop();
+      }
+    });
+
+    it('does not let a saturated host hold the worker slots (its jobs are put back)', async () => {
+      const d = await Dispatcher.start({
+        WEBHOOK_TIMEOUT_MS: '3000',
+        WEBHOOK_CONCURRENCY: '4',
+        WEBHOOK_PER_HOST_CONCURRENCY: '2',
+      });
+      try {
+        const accountId = (
+          await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
+        ).id;
+        const slow = await receiver({ kind: 'hang' });
+        const healthy = await Promise.all(Array.from({ length: 20 }, () => receiver()));
+        const t0 = Date.now();
+        // The slow host's deliveries are queued first, ahead of every healthy one.
+        for (let i = 0; i < 10; i++) {
+          const taskId = randomUUID();
+          await d.enqueue({
+            v: 1,
+            taskId,
+            accountId,
+            url: `${slow.url}/${i}`,
+            payload: completedPayload(taskId),
+          });
+        }
+        for (const r of healthy) {
+          const taskId = randomUUID();
+          await d.enqueue({
+            v: 1,
+            taskId,
+            accountId,
+            url: r.url,
+            payload: completedPayload(taskId),
+          });
+        }
+        await until(() => healthy.every((r) => r.requests.length === 1), 5000);
+        const last = Math.max(...healthy.map((r) => r.requests[0].at));
+        expect(last - t0).toBeLessThan(1000);
+        // Never more than the per-host limit in flight at the slow host.
+        expect(slow.requests.length).toBe(2);
+      } finally {
+        await d.stop();
+      }
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { WebhookConfig } from '@genhub/config';
+import { MetricsService } from '@genhub/observability';
+import { JobName, QueueName } from '@genhub/queue';
+import {
+  DeliverWebhookResult,
+  DeliverWebhookUseCase,
+  parseDeliverWebhookJob,
+} from '@genhub/webhooks-feature';
+
+/**
+ * One job = one delivery attempt. Parses the payload, calls the use-case and
+ * translates its answer: a deferred attempt (saturated host, first delay not
+ * yet over) goes back to the delayed set without holding a worker slot.
+ */
+@Processor(QueueName.Webhooks)
+export class DeliverWebhookProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
+  private readonly logger = new Logger(DeliverWebhookProcessor.name);
+  private readonly attempts;
+  private readonly latency;
+  private readonly deferrals;
+
+  constructor(
+    private readonly deliver: DeliverWebhookUseCase,
+    private readonly config: WebhookConfig,
+    metrics: MetricsService,
+  ) {
+    super();
+    this.attempts = metrics.counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, failed: a retry follows, abandoned: the last one failed)',
+      labelNames: ['outcome'] as const,
+    });
+    this.latency = metrics.histogram({
+      name: 'webhook_delivery_latency_seconds',
+      help: 'Time from the task turning terminal (delivery enqueued) to the start of the first attempt',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    });
+    this.deferrals = metrics.counter({
+      name: 'webhook_deferrals_total',
+      help: 'Attempts put back because their receiver host was at its concurrency limit',
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    // The decorator's options are static; the configured concurrency is applied here.
+    this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
+  }
+
+  /**
+   * Stops taking jobs and lets the attempts in flight finish (at most
+   * WEBHOOK_TIMEOUT_MS) while the database is still open, so each is recorded.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker.close();
+  }
+
+  async process(job: Job, token?: string): Promise<DeliverWebhookResult> {
+    if (job.name !== JobName.DeliverWebhook) {
+      throw new UnrecoverableError(`unknown job ${job.name} on the ${QueueName.Webhooks} queue`);
+    }
+    const data = parseDeliverWebhookJob(job.data);
+    if (!data) throw new UnrecoverableError('malformed deliver-webhook payload');
+
+    const result = await this.deliver.execute({ job: data, enqueuedAt: job.timestamp });
+    if (result.kind === 'deferred') {
+      this.deferrals.inc();
+      await job.moveToDelayed(Date.now() + result.retryInMs, token);
+      throw new DelayedError();
+    }
+    if (result.kind === 'attempted') {
+      this.attempts.inc({ outcome: result.outcome });
+      if (result.attempt === 1) {
+        this.latency.observe(Math.max(0, result.startedAt.getTime() - job.timestamp) / 1000);
+      }
+    }
+    return result;
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error): void {
+    this.logger.error(`deliver-webhook job ${job?.id} failed: ${error.message}`);
+  }
+}

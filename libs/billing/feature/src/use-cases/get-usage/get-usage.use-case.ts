@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { BillingHistoryRepository } from '@genhub/billing-data-access';
+import { fromMicros } from '@genhub/money';
+import { resolveDayRange } from '../../util/date-range.util';
+
+export interface GetUsageInput {
+  accountId: string;
+  period?: string;
+  startDate?: string;
+  endDate?: string;
+  /** The clock, for "current month" and "today" (UTC). */
+  now?: Date;
+}
+
+export interface UsageStatistics {
+  total_tasks: number;
+  total_cost: number;
+  period: string;
+  breakdown: Record<string, { tasks: number; cost: number }>;
+}
+
+/**
+ * Usage over a month or an inclusive day range (extensions.md §6), summed
+ * from the daily rollup that every capture maintains, so its cost is the
+ * number of days × categories, never the number of tasks.
+ */
+@Injectable()
+export class GetUsageUseCase {
+  constructor(private readonly history: BillingHistoryRepository) {}
+
+  async execute(input: GetUsageInput): Promise<UsageStatistics> {
+    const range = resolveDayRange(input, input.now);
+    const rows = await this.history.usageByCategory({
+      accountId: input.accountId,
+      startDate: range.startDate,
+      endDate: range.endDate,
+    });
+    const breakdown: UsageStatistics['breakdown'] = {};
+    let tasks = 0;
+    let costUnits = 0;
+    for (const row of rows) {
+      breakdown[row.category] = { tasks: row.tasks, cost: fromMicros(row.costUnits) };
+      tasks += row.tasks;
+      costUnits += row.costUnits;
+    }
+    return {
+      total_tasks: tasks,
+      total_cost: fromMicros(costUnits),
+      period: range.period,
+      breakdown,
+    };
+  }
+}

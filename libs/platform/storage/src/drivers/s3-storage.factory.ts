@@ -1,0 +1,15 @@
+import { StorageConfig } from '@genhub/config';
+import { ObjectStorage } from '../object-storage';
+import { S3Storage } from './s3.storage';
+
+export function createS3Storage(config: StorageConfig): ObjectStorage {
+  return new S3Storage({
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET as string,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    cdnUrl: config.cdnUrl,
+  });
+}

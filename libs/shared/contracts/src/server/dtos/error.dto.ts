@@ -1,0 +1,70 @@
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+
+/** Inner business error of a /v1/ error body (unknown provider 1401, insufficient balance 1300). */
+@ApiSchema({ name: 'V1NestedError' })
+export class V1NestedErrorDto {
+  @ApiProperty({ type: 'integer', description: 'Business error code.', example: 1401 })
+  code!: number;
+
+  @ApiProperty({ example: 'Invalid provider' })
+  error!: string;
+}
+
+/** HTTP error body of the `/v1/` endpoints: `{code, error}`; parse `error` defensively. */
+@ApiSchema({ name: 'V1Error' })
+export class V1ErrorDto {
+  @ApiProperty({
+    type: 'integer',
+    description: 'HTTP status, equal to the response status.',
+    example: 401,
+  })
+  code!: number;
+
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { $ref: getSchemaPath('V1NestedError') }],
+    description: 'Message, or a nested object with its own business `code` and `error`.',
+  })
+  error!: string | V1NestedErrorDto;
+}
+
+/** HTTP error body of the `/api/v3/` endpoints: the envelope with `data: null`. */
+@ApiSchema({ name: 'V3Error' })
+export class V3ErrorDto {
+  @ApiProperty({
+    type: 'integer',
+    description: 'HTTP status, equal to the response status.',
+    example: 404,
+  })
+  code!: number;
+
+  @ApiProperty({ description: 'Error message.', example: 'Not found' })
+  message!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: false,
+    nullable: true,
+    description: 'Always null.',
+  })
+  data!: null;
+}
+
+/** The `error` of a chat-family error body. */
+@ApiSchema({ name: 'ChatErrorDetail' })
+export class ChatErrorDetailDto {
+  @ApiProperty({ example: 'messages must be an array' })
+  message!: string;
+
+  @ApiProperty({ example: 'invalid_request_error' })
+  type!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'messages' })
+  param!: string | null;
+}
+
+/** Error body of `POST /v1/chat/completions` and `GET /v1/models` once authenticated. */
+@ApiSchema({ name: 'ChatError' })
+export class ChatErrorDto {
+  @ApiProperty({ type: () => ChatErrorDetailDto })
+  error!: ChatErrorDetailDto;
+}

@@ -1,0 +1,147 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { TASK_FAILURE_CODES, TaskFailureCode } from '@genhub/errors';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/** Query of `GET /api/v3/models`. */
+@ApiSchema({ name: 'ListModelsQuery' })
+export class ListModelsQueryDto {
+  @ApiPropertyOptional({ description: 'Filter by category.', example: 'text-to-image' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  category?: string;
+
+  @ApiPropertyOptional({ description: 'Filter by provider.', example: 'local' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  provider?: string;
+
+  @ApiPropertyOptional({ description: 'Search by name or description.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+/** One price of a model: per task, in the account's currency, per channel. */
+@ApiSchema({ name: 'ModelPrice' })
+export class ModelPriceDto {
+  @ApiProperty({ description: 'Run type (last slug segment).', example: 'test' })
+  run_type!: string;
+
+  @ApiProperty({ description: 'Service tier.', example: 'stable' })
+  channel!: string;
+
+  @ApiProperty({ description: 'Price per task in the account currency.', example: 0.001 })
+  price!: number;
+}
+
+/** An entry of the model listing (interface.md, "Model entry"; extensions.md §5). */
+@ApiSchema({ name: 'ModelEntry' })
+export class ModelEntryDto {
+  @ApiProperty({ description: '`<provider>/<model>`', example: 'local/simulator' })
+  id!: string;
+
+  @ApiProperty({ example: 'Simulator' })
+  name!: string;
+
+  @ApiProperty({ example: 'local' })
+  provider!: string;
+
+  @ApiProperty({ example: 'test' })
+  category!: string;
+
+  @ApiProperty({ example: 'A built-in model that exercises every path of a client.' })
+  description!: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Run types accepted after the model id.',
+    example: ['test'],
+  })
+  run_types?: string[];
+
+  @ApiPropertyOptional({
+    type: () => [ModelPriceDto],
+    description: 'Prices per run type and channel.',
+  })
+  pricing?: ModelPriceDto[];
+}
+
+/**
+ * Input of `local/simulator/test` (extensions.md §4). The one definition: the
+ * providers lib validates the simulator's input with this class.
+ */
+@ApiSchema({ name: 'SimulatorInput' })
+export class SimulatorInputDto {
+  @ApiProperty({ description: 'Text description of the output.', minLength: 1, maxLength: 10000 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(10000)
+  prompt!: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 600000,
+    default: 0,
+    description: 'Time the task spends processing, in milliseconds.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  duration_ms?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    enum: [...TASK_FAILURE_CODES],
+    description: "The task fails with this code and the catalogue's meaning text as `error`.",
+  })
+  @IsOptional()
+  @IsInt()
+  @IsIn([...TASK_FAILURE_CODES])
+  fail_code?: TaskFailureCode;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 4,
+    default: 1,
+    description: 'PNG images produced.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(4)
+  num_outputs?: number;
+
+  @ApiPropertyOptional({
+    format: 'uri',
+    maxLength: 2048,
+    description:
+      'An input image the task downloads first (unreachable, over 20 MB or not an image → task code 1402).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  image_url?: string;
+
+  @ApiPropertyOptional({ description: 'Service tier.', example: 'stable' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  channel?: string;
+}

@@ -1,0 +1,292 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { APP_ERRORS, TASK_FAILURE_CODES } from '@genhub/errors';
+import { buildOpenApiDocument } from './build-document';
+
+const root = path.resolve(__dirname, '../../../../../..');
+const libRoot = path.join(root, 'libs/shared/contracts');
+const DOCUMENT = 'openapi.json';
+const TYPES = 'src/generated/openapi.ts';
+
+/** Regenerates both files in memory (a child process: openapi-typescript is ESM inside). */
+function generateInMemory(): Record<string, string> {
+  const out = execFileSync('node', ['tools/contracts/generate.cjs', '--print'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out);
+}
+
+function check(out?: string) {
+  return spawnSync(
+    'node',
+    ['tools/contracts/generate.cjs', '--check', ...(out ? ['--out', out] : [])],
+    { cwd: root, encoding: 'utf8' },
+  );
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('the OpenAPI document', () => {
+  let document: Json;
+  let files: Record<string, string>;
+
+  beforeAll(() => {
+    files = generateInMemory();
+    document = JSON.parse(files[DOCUMENT]);
+  }, 60_000);
+
+  describe('is kept true', () => {
+    it('the checked-in openapi.json equals a fresh generation', () => {
+      expect(readFileSync(path.join(libRoot, DOCUMENT), 'utf8')).toBe(files[DOCUMENT]);
+    });
+
+    it('the checked-in generated types equal a fresh generation', () => {
+      expect(readFileSync(path.join(libRoot, TYPES), 'utf8')).toBe(files[TYPES]);
+    });
+
+    it('generation is deterministic', async () => {
+      expect(JSON.stringify(await buildOpenApiDocument())).toBe(JSON.stringify(document));
+    });
+
+    it('`contracts:generate --check` passes on this tree (the CI gate)', () => {
+      const run = check();
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    }, 60_000);
+
+    it('`contracts:generate --check` fails when either file is stale', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'contracts-stale-'));
+      try {
+        mkdirSync(path.join(dir, 'src/generated'), { recursive: true });
+        cpSync(path.join(libRoot, TYPES), path.join(dir, TYPES));
+        const staleDocument = JSON.parse(files[DOCUMENT]);
+        delete staleDocument.paths['/v1/balance'];
+        writeFileSync(path.join(dir, DOCUMENT), `${JSON.stringify(staleDocument, null, 2)}\n`);
+        const staleDoc = check(dir);
+        expect(staleDoc.status).toBe(1);
+        expect(staleDoc.stderr).toContain('openapi.json');
+        expect(staleDoc.stderr).not.toContain('openapi.ts');
+
+        writeFileSync(path.join(dir, DOCUMENT), files[DOCUMENT]);
+        writeFileSync(
+          path.join(dir, TYPES),
+          files[TYPES].replace('queue_wait: number', 'queue_wait: string'),
+        );
+        const staleTypes = check(dir);
+        expect(staleTypes.status).toBe(1);
+        expect(staleTypes.stderr).toContain('src/generated/openapi.ts');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it('validates with Redocly (recommended-strict: zero problems)', () => {
+      const out = execFileSync('node', ['tools/contracts/lint-openapi.cjs', '--json'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(out)).toEqual([]);
+    }, 60_000);
+
+    it('the validator does reject a broken document', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'contracts-broken-'));
+      const broken = path.join(dir, 'openapi.json');
+      const copy = JSON.parse(JSON.stringify(document));
+      copy.components.schemas.Timings.properties.total.type = 'int';
+      writeFileSync(broken, JSON.stringify(copy));
+      const run = spawnSync('node', ['tools/contracts/lint-openapi.cjs', '--json', broken], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(1);
+      expect(JSON.parse(run.stdout)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ rule: 'struct', severity: 'error' })]),
+      );
+      rmSync(dir, { recursive: true, force: true });
+    }, 60_000);
+  });
+
+  const schema = (name: string): Json => document.components.schemas[name];
+  const keys = (name: string): string[] => Object.keys(schema(name).properties);
+
+  it('is OpenAPI 3.0 with a bearer security scheme applied everywhere', () => {
+    expect(document.openapi).toBe('3.0.3');
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('covers every public endpoint', () => {
+    const operations = Object.entries(document.paths).flatMap(([p, item]) =>
+      Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${p}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        'POST /v1/{provider_id}/{model_id}/{run_type}',
+        'POST /v1/local/simulator/test',
+        'GET /v1/requests/{request_id}',
+        'GET /v1/balance',
+        'GET /api/v3/models',
+        'GET /api/v3/billings',
+        'GET /api/v3/billings/export',
+        'GET /api/v3/usage',
+        'DELETE /api/v3/predictions/{task_id}',
+        'GET /api/v3/predictions/{task_id}/webhook-deliveries',
+        'POST /api/v3/files/upload',
+        'POST /v1/chat/completions',
+        'GET /v1/models',
+      ].sort(),
+    );
+  });
+
+  it('gives the result shapes and the webhook payload their exact, closed key sets', () => {
+    expect(keys('SubmitAck')).toEqual(['id', 'status', 'estimated_duration']);
+    expect(keys('TaskProcessingResult')).toEqual(['id', 'status']);
+    expect(keys('TaskCompletedResult')).toEqual([
+      'id',
+      'model',
+      'status',
+      'code',
+      'outputs',
+      'timings',
+      'error',
+      'created_at',
+    ]);
+    expect(keys('TaskFailedResult')).toEqual([
+      'id',
+      'model',
+      'status',
+      'code',
+      'outputs',
+      'error',
+      'created_at',
+    ]);
+    expect(keys('Timings')).toEqual([
+      'queue_wait',
+      'worker_init',
+      'api_call',
+      'save',
+      'run_overhead',
+      'total',
+    ]);
+    expect(keys('WebhookPayload')).toEqual([
+      'id',
+      'model',
+      'status',
+      'code',
+      'created_at',
+      'input',
+      'outputs',
+      'error',
+    ]);
+    for (const name of [
+      'SubmitAck',
+      'TaskProcessingResult',
+      'TaskCompletedResult',
+      'TaskFailedResult',
+      'WebhookPayload',
+    ]) {
+      expect(schema(name).additionalProperties).toBe(false);
+      expect([...schema(name).required].sort()).toEqual(keys(name).sort());
+    }
+    expect(schema('TaskFailedResult').properties.code.enum).toEqual([...TASK_FAILURE_CODES]);
+  });
+
+  it('documents the result endpoint with Retry-After and the three shapes', () => {
+    const ok = document.paths['/v1/requests/{request_id}'].get.responses['200'];
+    expect(ok.headers['Retry-After'].schema).toEqual({ enum: [3], type: 'integer' });
+    expect(ok.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/TaskResult',
+    });
+    expect(schema('TaskResult').oneOf).toHaveLength(3);
+  });
+
+  it('has a submit path per known model with its input schema, and the webhook callback', () => {
+    const submit = document.paths['/v1/local/simulator/test'].post;
+    expect(submit.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SimulatorInput',
+    });
+    expect(keys('SimulatorInput')).toEqual(
+      expect.arrayContaining(['prompt', 'duration_ms', 'fail_code', 'num_outputs', 'image_url']),
+    );
+    expect(schema('SimulatorInput').required).toEqual(['prompt']);
+    expect(schema('SimulatorInput').properties.duration_ms).toMatchObject({
+      minimum: 0,
+      maximum: 600000,
+    });
+    const callback = submit.callbacks.taskFinished['{$request.query.webhook}'].post;
+    expect(callback.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual([
+      'header:webhook-id',
+      'header:webhook-timestamp',
+      'header:webhook-signature',
+    ]);
+    expect(callback.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/WebhookPayload',
+    );
+    expect(submit.parameters.map((p: Json) => p.$ref)).toEqual([
+      '#/components/parameters/Sync',
+      '#/components/parameters/Webhook',
+      '#/components/parameters/Prefix',
+    ]);
+  });
+
+  it('lists every error status with its exact bodies, per response family', () => {
+    const submit = document.paths['/v1/{provider_id}/{model_id}/{run_type}'].post.responses;
+    expect(Object.keys(submit)).toEqual(['200', '400', '401', '402', '403', '404', '500']);
+    const examples = (name: string) =>
+      Object.values(document.components.responses[name].content['application/json'].examples).map(
+        (example) => (example as Json).value,
+      );
+    expect(examples('V1Unauthorized')).toEqual([
+      { code: 401, error: APP_ERRORS.missing_authorization.message },
+      { code: 401, error: 'Invalid Authorization format, expected: Bearer <api_key>' },
+      { code: 401, error: 'Invalid or revoked API key' },
+    ]);
+    expect(examples('V1BadRequest')[1]).toEqual({
+      code: 400,
+      error: { code: 1401, error: expect.stringContaining('{provider_id}/{model_id}/{run_type}') },
+    });
+    expect(examples('V1PaymentRequired')[0].error.error).toMatch(
+      /^Insufficient balance\. Current: \$\d+\.\d{3}, required: \$\d+\.\d{3}\. Please top up and try again\.$/,
+    );
+    expect(examples('V1NotFound')).toEqual([{ code: 404, error: 'Not found' }]);
+    expect(examples('V1ServerError')).toEqual([{ code: 500, error: 'Server error' }]);
+    expect(examples('V3NotFound')).toEqual([{ code: 404, message: 'Not found', data: null }]);
+    const chat = document.paths['/v1/chat/completions'].post.responses;
+    expect(chat['401'].$ref).toBe('#/components/responses/V1Unauthorized');
+    expect(chat['400'].$ref).toBe('#/components/responses/ChatBadRequest');
+    expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param']);
+  });
+
+  it('wraps /api/v3 answers in the envelope and documents the special bodies', () => {
+    const models = document.paths['/api/v3/models'].get.responses['200'];
+    expect(models.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ModelListResponse',
+    );
+    expect(schema('ModelListResponse').properties).toEqual({
+      code: { enum: [200], type: 'integer' },
+      message: { enum: ['success'], type: 'string' },
+      data: { items: { $ref: '#/components/schemas/ModelEntry' }, type: 'array' },
+    });
+    expect(
+      Object.keys(document.paths['/api/v3/billings/export'].get.responses['200'].content),
+    ).toEqual(['text/csv']);
+    const upload = document.paths['/api/v3/files/upload'].post.requestBody.content;
+    expect(Object.keys(upload)).toEqual(['multipart/form-data']);
+    expect(schema('UploadFileBody').properties.file).toMatchObject({
+      type: 'string',
+      format: 'binary',
+    });
+    expect(document.paths['/api/v3/billings'].get.parameters.map((p: Json) => p.name)).toEqual([
+      'page',
+      'per_page',
+      'type',
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+// Friendly names for the generated OpenAPI types (src/generated/openapi.ts).
+import type { components, operations, paths } from './generated/openapi';
+
+export type { components, operations, paths };
+
+type Schemas = components['schemas'];
+
+/** Answer of an asynchronous submit. */
+export type SubmitAck = Schemas['SubmitAck'];
+/** A task result: narrow on `status`. */
+export type TaskResult = Schemas['TaskResult'];
+export type TaskProcessingResult = Schemas['TaskProcessingResult'];
+export type TaskCompletedResult = Schemas['TaskCompletedResult'];
+export type TaskFailedResult = Schemas['TaskFailedResult'];
+/** Answer of a submit: the acknowledgement, or a result with `sync=true`. */
+export type SubmitResponse = Schemas['SubmitResponse'];
+export type Timings = Schemas['Timings'];
+export type WebhookPayload = Schemas['WebhookPayload'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
+export type ModelEntry = Schemas['ModelEntry'];
+export type ModelPrice = Schemas['ModelPrice'];
+export type Balance = Schemas['Balance'];
+export type BillingRecord = Schemas['BillingRecord'];
+export type BillingsPage = Schemas['BillingsPage'];
+export type UsageStatistics = Schemas['UsageStatistics'];
+export type UsageBreakdownEntry = Schemas['UsageBreakdownEntry'];
+export type UploadAnswer = Schemas['UploadAnswer'];
+export type DeleteTaskAnswer = Schemas['DeleteTaskAnswer'];
+export type SimulatorInput = Schemas['SimulatorInput'];
+export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
+export type ChatCompletion = Schemas['ChatCompletion'];
+export type ChatModelList = Schemas['ChatModelList'];
+/** `/v1/` error body: `error` is a message or a nested `{code, error}`. */
+export type V1Error = Schemas['V1Error'];
+/** `/api/v3/` error body: the envelope with `data: null`. */
+export type V3Error = Schemas['V3Error'];
+/** Chat-family error body. */
+export type ChatError = Schemas['ChatError'];
+/** The `/api/v3/` envelope around `data`. */
+export interface ApiEnvelope<T> {
+  code: 200;
+  message: 'success';
+  data: T;
+}
+/** Query parameters of a submit. */
+export type SubmitQuery = NonNullable<operations['submitTask']['parameters']['query']>;
+
+/** The task states. */
+export type TaskStatus = 'created' | 'processing' | 'completed' | 'failed';
+
+/** True when the result is final (`completed` or `failed`). */
+export function isTerminalResult(
+  result: TaskResult | SubmitResponse,
+): result is TaskCompletedResult | TaskFailedResult {
+  return result.status === 'completed' || result.status === 'failed';
+}
+
+/** Reads the message of a `/v1/` error body, whichever form `error` takes. */
+export function v1ErrorMessage(body: V1Error): string {
+  return typeof body.error === 'string' ? body.error : body.error.error;
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@genhub/database';
+import { NewTask, TaskRepository } from './task.repository';
+import { OutboxRepository } from './outbox.repository';
+
+const timings = { queue_wait: 1, worker_init: 1, api_call: 1, save: 1, run_overhead: 1, total: 5 };
+
+describe('TaskRepository (PostgreSQL)', () => {
+  let ds: DataSource;
+  let tasks: TaskRepository;
+  const outbox = new OutboxRepository();
+
+  beforeAll(async () => {
+    ds = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
+    await ds.initialize();
+    tasks = new TaskRepository(ds);
+  });
+  afterAll(() => ds.destroy());
+
+  function newTask(over: Partial<NewTask> = {}): NewTask {
+    return {
+      id: randomUUID(),
+      accountId: randomUUID(),
+      model: 'local/simulator/test',
+      channel: 'stable',
+      category: 'test',
+      input: { prompt: 'p' },
+      webhookUrl: null,
+      outputPrefix: null,
+      priceUnits: 1000,
+      timeLimitMs: 1000,
+      ...over,
+    };
+  }
+
+  it('scopes reads by account and hides malformed ids', async () => {
+    const t = newTask();
+    const createdAt = await tasks.insert(ds.manager, t);
+    expect(createdAt.getTime() % 1).toBe(0);
+    expect((await tasks.findOwnedTask(t.accountId, t.id))?.status).toBe('created');
+    expect(await tasks.findOwnedTask(randomUUID(), t.id)).toBeUndefined();
+    expect(await tasks.findOwnedTask(t.accountId, 'not-a-uuid')).toBeUndefined();
+  });
+
+  it('lets only the latest attempt finish, once', async () => {
+    const t = newTask();
+    await tasks.insert(ds.manager, t);
+    const first = await tasks.claimForRun(t.id);
+    expect(first).toMatchObject({ status: 'processing', attempt: 1 });
+    const second = await tasks.claimForRun(t.id); // a stalled run picked up again
+    expect(second?.attempt).toBe(2);
+    const fields = { outputs: ['u'], outputKeys: ['k'], timings };
+    expect(await tasks.complete(ds.manager, t.id, 1, fields)).toBeUndefined();
+    expect(await tasks.complete(ds.manager, t.id, 2, fields)).toMatchObject({
+      status: 'completed',
+      code: 0,
+    });
+    expect(await tasks.complete(ds.manager, t.id, 2, fields)).toBeUndefined();
+    expect(
+      await tasks.fail(ds.manager, t.id, null, { code: 5000, error: 'x', timings: null }),
+    ).toBeUndefined();
+    expect(await tasks.claimForRun(t.id)).toBeUndefined();
+  });
+
+  it('deletes only from the state the caller saw', async () => {
+    const t = newTask();
+    await tasks.insert(ds.manager, t);
+    expect(await tasks.markDeleted(ds.manager, t.accountId, t.id, 'processing')).toBe(false);
+    expect(await tasks.markDeleted(ds.manager, randomUUID(), t.id, 'created')).toBe(false);
+    expect(await tasks.markDeleted(ds.manager, t.accountId, t.id, 'created')).toBe(true);
+    expect(await tasks.findOwnedTask(t.accountId, t.id)).toBeUndefined();
+    expect(await tasks.claimForRun(t.id)).toBeUndefined();
+  });
+
+  it('reports recent run durations of one model and channel', async () => {
+    const model = `m/${randomUUID()}/x`;
+    for (let i = 0; i < 2; i++) {
+      const t = newTask({ model });
+      await tasks.insert(ds.manager, t);
+      await tasks.claimForRun(t.id);
+      await tasks.complete(ds.manager, t.id, 1, { outputs: [], outputKeys: [], timings });
+    }
+    const seconds = await tasks.recentRunSeconds(model, 'stable', 10);
+    expect(seconds).toHaveLength(2);
+    expect(seconds.every((s) => s >= 0 && s < 5)).toBe(true);
+    expect(await tasks.recentRunSeconds(model, 'economy', 10)).toEqual([]);
+  });
+
+  it('outbox: claims skip rows locked by another relay', async () => {
+    await outbox.add(ds.manager, [
+      { jobName: 'run-task', jobId: 'task-a', payload: { v: 1, taskId: 'a' } },
+      { jobName: 'run-task', jobId: 'task-b', payload: { v: 1, taskId: 'b' } },
+    ]);
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const mine = await outbox.claim(runner.manager, 1);
+      expect(mine).toHaveLength(1);
+      const other = await ds.transaction((m) => outbox.claim(m, 10));
+      expect(other.map((r) => r.id)).not.toContain(mine[0].id);
+      await outbox.remove(runner.manager, [mine[0].id]);
+      await runner.commitTransaction();
+    } finally {
+      await runner.release();
+    }
+    await ds.transaction(async (m) =>
+      outbox.remove(
+        m,
+        (await outbox.claim(m, 10)).map((r) => r.id),
+      ),
+    );
+    expect(await ds.transaction((m) => outbox.claim(m, 10))).toEqual([]);
+  });
+});

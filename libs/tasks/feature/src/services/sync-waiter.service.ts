@@ -1,0 +1,79 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Channel, PubSubService } from '@genhub/queue';
+
+type Wake = () => void;
+
+/**
+ * Waits for tasks to turn terminal without polling: ONE subscription to
+ * Channel.TaskTerminal per process, a map of waiters, and one shared sweep
+ * timer (every 100 ms while anyone waits) instead of a timer per waiter. The
+ * notice is a hint: callers re-read the row when woken.
+ */
+@Injectable()
+export class SyncWaiter implements OnApplicationShutdown {
+  private readonly waiters = new Map<string, Set<Wake>>();
+  private readonly deadlines = new Map<Wake, number>();
+  private subscribed?: Promise<unknown>;
+  private sweep?: NodeJS.Timeout;
+
+  constructor(private readonly pubsub: PubSubService) {}
+
+  /** Subscribes once; call before reading the row so no notice is missed. */
+  async ready(): Promise<void> {
+    this.subscribed ??= this.pubsub.subscribe(Channel.TaskTerminal, (id) => this.wake(id));
+    await this.subscribed;
+  }
+
+  /**
+   * Registers a waiter at once (call before re-reading the row, so a notice
+   * arriving in between is not missed). `done` resolves true on a terminal
+   * notice, false at the deadline or on `cancel()`.
+   */
+  watch(taskId: string, timeoutMs: number): { done: Promise<boolean>; cancel(): void } {
+    let cancel: () => void = () => undefined;
+    const done = new Promise<boolean>((resolve) => {
+      let set = this.waiters.get(taskId);
+      if (!set) this.waiters.set(taskId, (set = new Set()));
+      const finish = (woken: boolean) => {
+        set.delete(wake);
+        if (!set.size) this.waiters.delete(taskId);
+        this.deadlines.delete(wake);
+        resolve(woken);
+      };
+      const wake: Wake & { expire?: () => void } = () => finish(true);
+      wake.expire = () => finish(false);
+      cancel = wake.expire;
+      set.add(wake);
+      this.deadlines.set(wake, Date.now() + timeoutMs);
+      this.ensureSweep();
+    });
+    return { done, cancel: () => cancel() };
+  }
+
+  get size(): number {
+    return this.deadlines.size;
+  }
+
+  private wake(taskId: string): void {
+    for (const w of [...(this.waiters.get(taskId) ?? [])]) w();
+  }
+
+  private ensureSweep(): void {
+    if (this.sweep) return;
+    this.sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [wake, deadline] of this.deadlines)
+        if (deadline <= now) (wake as Wake & { expire: () => void }).expire();
+      if (!this.deadlines.size) {
+        clearInterval(this.sweep);
+        this.sweep = undefined;
+      }
+    }, 100);
+    this.sweep.unref();
+  }
+
+  onApplicationShutdown(): void {
+    for (const wake of [...this.deadlines.keys()]) (wake as Wake & { expire: () => void }).expire();
+    clearInterval(this.sweep);
+  }
+}

@@ -1,0 +1,429 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Global, Module } from '@nestjs/common';
+import { Test, TestingModule } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { Queue } from 'bullmq';
+import sharp from 'sharp';
+import { DataSource } from 'typeorm';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  LogConfig,
+  RedisConfig,
+  SecurityConfig,
+  StorageConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { AppException, TASK_CODES } from '@genhub/errors';
+import { ObservabilityModule } from '@genhub/observability';
+import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
+import { QueueModule, QueueName } from '@genhub/queue';
+import { OBJECT_STORAGE } from '@genhub/storage';
+import { TaskRepository } from '@genhub/tasks-data-access';
+import { RESERVATION_PORT, ReservationOutcome, ReservationRequest } from './ports/reservation.port';
+import { EstimatedDurationService } from './services/estimated-duration.service';
+import { TasksFeatureModule } from './tasks-feature.module';
+import { InMemoryObjectStorage } from './testing/in-memory-object-storage';
+import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
+import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
+import { SubmitTaskInput, SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
+import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
+
+const storage = new InMemoryObjectStorage();
+
+@Global()
+@Module({ providers: [{ provide: OBJECT_STORAGE, useValue: storage }], exports: [OBJECT_STORAGE] })
+class TestStorageModule {}
+
+const reservations: ReservationRequest[] = [];
+let reservationAnswer: ReservationOutcome = { ok: true };
+const reservation = {
+  reserve: async (_m: unknown, request: ReservationRequest) => {
+    reservations.push(request);
+    return reservationAnswer;
+  },
+};
+
+/** A copy of the simulator with a 300 ms time limit. */
+const LIMITED = {
+  ...SIMULATOR_MODEL,
+  runType: 'limited',
+  slug: 'local/simulator/limited',
+  timeLimitMs: 300,
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(25);
+  }
+}
+
+describe('tasks feature (PostgreSQL + Redis)', () => {
+  let moduleRef: TestingModule;
+  let submit: SubmitTaskUseCase;
+  let sync: SyncSubmitUseCase;
+  let run: RunTaskUseCase;
+  let result: GetResultUseCase;
+  let del: DeleteTaskUseCase;
+  let tasks: TaskRepository;
+  let ds: DataSource;
+  let queues: Record<string, Queue>;
+  const accountId = randomUUID();
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({
+          pieces: [
+            LogConfig,
+            DatabaseConfig,
+            RedisConfig,
+            StorageConfig,
+            SecurityConfig,
+            TaskConfig,
+          ],
+          env: {
+            ...process.env,
+            LOG_LEVEL: 'silent',
+            CONTENT_BLOCKLIST: 'forbidden,bad word',
+            SYNC_TIMEOUT_MS: '1000',
+          },
+        }),
+        ObservabilityModule.forRoot('tasks-test'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+        TestStorageModule,
+        TasksFeatureModule.forGateway({
+          reservation: { provide: RESERVATION_PORT, useValue: reservation },
+        }),
+        TasksFeatureModule.forWorker(),
+      ],
+    })
+      .overrideProvider(ModelCatalogue)
+      .useValue(new ModelCatalogue([SIMULATOR_MODEL, LIMITED]))
+      .compile();
+    await moduleRef.init();
+    submit = moduleRef.get(SubmitTaskUseCase);
+    sync = moduleRef.get(SyncSubmitUseCase);
+    run = moduleRef.get(RunTaskUseCase);
+    result = moduleRef.get(GetResultUseCase);
+    del = moduleRef.get(DeleteTaskUseCase);
+    tasks = moduleRef.get(TaskRepository);
+    ds = moduleRef.get(getDataSourceToken());
+    queues = Object.fromEntries(
+      Object.values(QueueName).map((q) => [q, moduleRef.get<Queue>(getQueueToken(q))]),
+    );
+  });
+  afterAll(() => moduleRef.close());
+
+  const sim = (body: unknown, more: Partial<SubmitTaskInput> = {}): SubmitTaskInput => ({
+    accountId,
+    provider: 'local',
+    model: 'simulator',
+    runType: 'test',
+    body,
+    ...more,
+  });
+
+  async function refusal(input: SubmitTaskInput): Promise<AppException> {
+    const error = await submit.execute(input).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!(error instanceof AppException))
+      throw new Error(`expected AppException, got ${String(error)}`);
+    return error;
+  }
+
+  async function taskCount(): Promise<number> {
+    const rows: { n: number }[] = await ds.query(
+      `SELECT count(*)::int AS n FROM tasks.tasks WHERE account_id = $1`,
+      [accountId],
+    );
+    return rows[0].n;
+  }
+
+  describe('submit refusals, in order of precedence', () => {
+    it('checks provider, model, body, content, webhook, prefix, balance — and writes nothing', async () => {
+      const before = await taskCount();
+      const all = { webhook: 'ftp://x', prefix: '../x' };
+      let e = await refusal({ ...sim({ extra: 1 }, all), provider: 'nope', model: 'zzz' });
+      expect([e.code, e.status, e.message]).toEqual([
+        'unknown_provider',
+        400,
+        "Invalid provider 'nope'. Model slug must have the form {provider_id}/{model_id}/{run_type}",
+      ]);
+      e = await refusal({ ...sim({ extra: 1 }, all), model: 'zzz' });
+      expect([e.code, e.status, e.message]).toEqual(['not_found', 404, 'Not found']);
+      e = await refusal(sim({ prompt: 'forbidden', duration_ms: -1, extra: 1 }, all));
+      expect(e.code).toBe('invalid_request');
+      expect(e.details.fields?.sort()).toEqual(['duration_ms', 'extra']);
+      expect(e.message).toMatch(/duration_ms must not be less than 0/);
+      e = await refusal(sim({ prompt: 'so FORBIDDEN!' }, all));
+      expect([e.code, e.status]).toEqual(['content_blocked', 403]);
+      e = await refusal(sim({ prompt: 'forbiddenness is fine', channel: 'economy' }, all));
+      expect([e.code, e.details.fields]).toEqual(['invalid_request', ['webhook']]);
+      e = await refusal(sim({ prompt: 'ok' }, { prefix: '../x' }));
+      expect([e.code, e.details.fields]).toEqual(['invalid_request', ['prefix']]);
+      reservationAnswer = { ok: false, availableUnits: 500, currency: 'CNY' };
+      try {
+        e = await refusal(sim({ prompt: 'ok' }));
+      } finally {
+        reservationAnswer = { ok: true };
+      }
+      expect([e.code, e.status, e.message]).toEqual([
+        'insufficient_balance',
+        402,
+        'Insufficient balance. Current: ¥0.001, required: ¥0.001. Please top up and try again.',
+      ]);
+      expect(await taskCount()).toBe(before);
+    });
+
+    it('refuses bodies that are not objects, wrong types, unknown channels and private webhooks', async () => {
+      expect((await refusal(sim([1]))).code).toBe('invalid_request');
+      expect((await refusal(sim({ prompt: 5 }))).details.fields).toEqual(['prompt']);
+      expect((await refusal(sim({ prompt: 'p', channel: 'gold' }))).details.fields).toEqual([
+        'channel',
+      ]);
+      expect(
+        (await refusal(sim({ prompt: 'p' }, { webhook: 'http://127.0.0.1/x' }))).details.fields,
+      ).toEqual(['webhook']);
+      expect((await refusal(sim({ prompt: 'bad word here' }))).code).toBe('content_blocked');
+    });
+  });
+
+  it('acknowledges, reserves the price, and hands the job to BullMQ through the outbox', async () => {
+    const ack = await submit.execute(sim({ prompt: 'hello' }));
+    expect(Object.keys(ack).sort()).toEqual(['estimated_duration', 'id', 'status']);
+    expect(ack.status).toBe('created');
+    expect(reservations.at(-1)).toMatchObject({
+      taskId: ack.id,
+      amountUnits: 1000,
+      model: 'local/simulator/test',
+      category: 'test',
+    });
+    const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
+    expect(job.data).toEqual({ v: 1, taskId: ack.id });
+    const pending = await result.execute({ accountId, taskId: ack.id });
+    expect(pending).toEqual({ body: { id: ack.id, status: 'processing' }, retryAfter: 3 });
+    await expect(result.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject(
+      {
+        code: 'not_found',
+      },
+    );
+    await expect(result.execute({ accountId, taskId: 'nope' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('runs to completed: PNG outputs under the prefix, exact result shape, settle and webhook jobs', async () => {
+    const ack = await submit.execute(
+      sim(
+        { prompt: 'three', num_outputs: 3 },
+        { prefix: 'team-a/2026', webhook: 'https://example.com/hook?x=1' },
+      ),
+    );
+    expect(await run.execute({ taskId: ack.id })).toBe('completed');
+    expect(await run.execute({ taskId: ack.id })).toBe('skipped');
+    const { body, retryAfter } = await result.execute({ accountId, taskId: ack.id });
+    expect(retryAfter).toBeUndefined();
+    expect(Object.keys(body).sort()).toEqual(
+      ['code', 'created_at', 'error', 'id', 'model', 'outputs', 'status', 'timings'].sort(),
+    );
+    if (body.status !== 'completed') throw new Error('not completed');
+    expect(body).toMatchObject({ id: ack.id, model: 'local/simulator/test', code: 0, error: null });
+    expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
+    expect(Object.keys(body.timings).sort()).toEqual(
+      ['api_call', 'queue_wait', 'run_overhead', 'save', 'total', 'worker_init'].sort(),
+    );
+    expect(Object.values(body.timings).every((v) => Number.isInteger(v) && v >= 0)).toBe(true);
+    expect(body.outputs).toEqual(
+      [0, 1, 2].map((n) => `http://cdn.test/outputs/team-a/2026/${ack.id}/${n}.png`),
+    );
+    for (const url of body.outputs) {
+      const stored = storage.objects.get(storage.keyFromUrl(url) as string);
+      expect((await sharp(stored?.data).metadata()).format).toBe('png');
+    }
+    const settle = await until(() => queues.billing.getJob(`settle-${ack.id}`));
+    expect(settle.data).toEqual({ v: 1, taskId: ack.id, accountId, outcome: 'capture' });
+    const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
+    expect(hook.data.url).toBe('https://example.com/hook?x=1');
+    expect(Object.keys(hook.data.payload).sort()).toEqual(
+      ['code', 'created_at', 'error', 'id', 'input', 'model', 'outputs', 'status'].sort(),
+    );
+    expect(hook.data.payload).toMatchObject({
+      status: 'completed',
+      outputs: body.outputs,
+      input: { prompt: 'three', num_outputs: 3 },
+      created_at: body.created_at,
+    });
+  });
+
+  it('fails with fail_code: catalogue text, no timings, release', async () => {
+    const ack = await submit.execute(sim({ prompt: 'x', fail_code: 1201 }));
+    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    const { body } = await result.execute({ accountId, taskId: ack.id });
+    expect(body).toEqual({
+      id: ack.id,
+      model: 'local/simulator/test',
+      status: 'failed',
+      code: 1201,
+      outputs: [],
+      error: TASK_CODES[1201].message,
+      created_at: expect.any(String),
+    });
+    const settle = await until(() => queues.billing.getJob(`settle-${ack.id}`));
+    expect(settle.data.outcome).toBe('release');
+  });
+
+  it('fails with 5004 when the model time limit passes, aborting the adapter', async () => {
+    const ack = await submit.execute({
+      ...sim({ prompt: 'x', duration_ms: 60_000 }),
+      runType: 'limited',
+    });
+    const started = Date.now();
+    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    expect(Date.now() - started).toBeLessThan(3000);
+    const { body } = await result.execute({ accountId, taskId: ack.id });
+    expect(body).toMatchObject({ code: 5004, error: TASK_CODES[5004].message });
+  });
+
+  it('a superseded run loses the race and deletes its outputs', async () => {
+    const ack = await submit.execute(sim({ prompt: 'race', duration_ms: 300 }));
+    const first = run.execute({ taskId: ack.id });
+    await until(
+      async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+    );
+    const second = run.execute({ taskId: ack.id }); // a stalled job picked up again
+    expect(await second).toBe('completed');
+    expect(await first).toBe('superseded');
+    const { body } = await result.execute({ accountId, taskId: ack.id });
+    if (body.status !== 'completed') throw new Error('not completed');
+    expect(body.outputs).toEqual([`http://cdn.test/outputs/${ack.id}/0-r2.png`]);
+    expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([
+      `outputs/${ack.id}/0-r2.png`,
+    ]);
+  });
+
+  describe('delete', () => {
+    it('created: deleted, released, then 404', async () => {
+      const ack = await submit.execute(sim({ prompt: 'x' }));
+      expect(await del.execute({ accountId, taskId: ack.id })).toEqual({
+        id: ack.id,
+        status: 'deleted',
+      });
+      expect((await until(() => queues.billing.getJob(`settle-${ack.id}`))).data.outcome).toBe(
+        'release',
+      );
+      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      await expect(del.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      expect(await run.execute({ taskId: ack.id })).toBe('skipped');
+    });
+
+    it('processing: the run is aborted at once and the task captured', async () => {
+      const ack = await submit.execute(sim({ prompt: 'x', duration_ms: 60_000 }));
+      const running = run.execute({ taskId: ack.id });
+      await until(
+        async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+      );
+      await sleep(100);
+      const started = Date.now();
+      await del.execute({ accountId, taskId: ack.id });
+      expect(await running).toBe('deleted');
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await until(() => queues.billing.getJob(`settle-${ack.id}`))).data.outcome).toBe(
+        'capture',
+      );
+      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    });
+
+    it('completed: outputs deleted from storage; failed: removed; foreign: 404', async () => {
+      const ack = await submit.execute(sim({ prompt: 'x', num_outputs: 2 }));
+      await run.execute({ taskId: ack.id });
+      expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toHaveLength(2);
+      await expect(del.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      await del.execute({ accountId, taskId: ack.id });
+      expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([]);
+      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+
+      const failed = await submit.execute(sim({ prompt: 'x', fail_code: 1405 }));
+      await run.execute({ taskId: failed.id });
+      await del.execute({ accountId, taskId: failed.id });
+      await expect(result.execute({ accountId, taskId: failed.id })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    });
+  });
+
+  describe('sync', () => {
+    it('answers the result as soon as the task finishes', async () => {
+      const pending = sync.execute(sim({ prompt: 'sync', duration_ms: 100 }));
+      const id = await until(async () => {
+        const rows: { id: string }[] = await ds.query(
+          `SELECT id FROM tasks.tasks WHERE account_id = $1 AND input->>'prompt' = 'sync'`,
+          [accountId],
+        );
+        return rows[0]?.id;
+      });
+      void run.execute({ taskId: id });
+      const started = Date.now();
+      const body = await pending;
+      expect(body).toMatchObject({ id, status: 'completed', code: 0 });
+      expect(Date.now() - started).toBeLessThan(900);
+    });
+
+    it('answers the processing shape after SYNC_TIMEOUT_MS', async () => {
+      const started = Date.now();
+      const body = await sync.execute(sim({ prompt: 'nobody runs me' }));
+      expect(Object.keys(body).sort()).toEqual(['id', 'status']);
+      expect(body.status).toBe('processing');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    });
+  });
+
+  it('estimated_duration is null until 3 runs of the model and channel, then seconds', async () => {
+    const estimates = moduleRef.get(EstimatedDurationService);
+    const body = { prompt: 'e', channel: 'official' };
+    for (let i = 0; i < 3; i++) {
+      estimates.clear();
+      const ack = await submit.execute(sim(body));
+      expect(ack.estimated_duration).toBeNull();
+      await run.execute({ taskId: ack.id });
+    }
+    estimates.clear();
+    const ack = await submit.execute(sim(body));
+    expect(ack.estimated_duration).toBe(1);
+  });
+
+  it('Idempotency-Key: the same body replays the acknowledgement, another body is refused', async () => {
+    const key = randomUUID();
+    const before = await taskCount();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        submit.execute(sim({ prompt: 'once' }, { idempotencyKey: key })),
+      ),
+    );
+    expect(new Set(answers.map((a) => a.id)).size).toBe(1);
+    expect(await taskCount()).toBe(before + 1);
+    const e = await refusal(sim({ prompt: 'other' }, { idempotencyKey: key }));
+    expect([e.code, e.status]).toEqual(['conflict', 409]);
+  });
+});

@@ -1,0 +1,67 @@
+import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common';
+import { ProvidersModule } from '@genhub/providers';
+import { TasksDataAccessModule } from '@genhub/tasks-data-access';
+import { MEDIA_FETCHER } from './ports/media-fetcher.port';
+import { EstimatedDurationService } from './services/estimated-duration.service';
+import { HttpMediaFetcher } from './services/http-media-fetcher';
+import { OutboxRelay } from './services/outbox-relay.service';
+import { SyncWaiter } from './services/sync-waiter.service';
+import { TaskCancellation } from './services/task-cancellation.service';
+import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
+import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
+import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
+import { SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
+import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
+
+const GATEWAY_USE_CASES = [
+  SubmitTaskUseCase,
+  SyncSubmitUseCase,
+  GetResultUseCase,
+  DeleteTaskUseCase,
+  ListModelsUseCase,
+];
+
+export interface TasksGatewayOptions {
+  /** Modules the reservation provider needs (e.g. BillingDataAccessModule). */
+  imports?: ModuleMetadata['imports'];
+  /** Binds RESERVATION_PORT. */
+  reservation: Provider;
+}
+
+/**
+ * The tasks domain for each app. Both run the outbox relay; the gateway gets
+ * the request use-cases, the task-worker RunTask. OBJECT_STORAGE (StorageModule)
+ * and the queues (QueueModule) must be registered by the app.
+ */
+@Module({})
+export class TasksFeatureModule {
+  static forGateway(options: TasksGatewayOptions): DynamicModule {
+    return {
+      module: TasksFeatureModule,
+      imports: [ProvidersModule, TasksDataAccessModule, ...(options.imports ?? [])],
+      providers: [
+        options.reservation,
+        OutboxRelay,
+        EstimatedDurationService,
+        SyncWaiter,
+        ...GATEWAY_USE_CASES,
+      ],
+      exports: [...GATEWAY_USE_CASES, OutboxRelay, SyncWaiter, EstimatedDurationService],
+    };
+  }
+
+  static forWorker(): DynamicModule {
+    return {
+      module: TasksFeatureModule,
+      imports: [ProvidersModule, TasksDataAccessModule],
+      providers: [
+        OutboxRelay,
+        TaskCancellation,
+        { provide: MEDIA_FETCHER, useClass: HttpMediaFetcher },
+        RunTaskUseCase,
+      ],
+      exports: [RunTaskUseCase, OutboxRelay, TaskCancellation],
+    };
+  }
+}

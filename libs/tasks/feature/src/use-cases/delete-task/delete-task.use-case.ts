@@ -1,0 +1,69 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppException } from '@genhub/errors';
+import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
+import { OutboxRepository, settlementOnDelete, TaskRepository } from '@genhub/tasks-data-access';
+import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
+
+export interface DeleteTaskInput {
+  accountId: string;
+  taskId: string;
+}
+
+const MAX_RACE_RETRIES = 3;
+
+/**
+ * DELETE /api/v3/predictions/{id}, per the states table and extensions.md §5:
+ * created → deleted + release; processing → deleted + cancel notice + capture;
+ * completed → outputs deleted + deleted (already captured by its run);
+ * failed → deleted (already released). The mark and its settle outbox row are
+ * one transaction; the mark is conditional on the state that decided the
+ * settlement, and a lost race re-reads and decides again.
+ */
+@Injectable()
+export class DeleteTaskUseCase {
+  private readonly logger = new Logger(DeleteTaskUseCase.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tasks: TaskRepository,
+    private readonly outbox: OutboxRepository,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    private readonly pubsub: PubSubService,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async execute(input: DeleteTaskInput): Promise<{ id: string; status: 'deleted' }> {
+    for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
+      const task = await this.tasks.findOwnedTask(input.accountId, input.taskId);
+      if (!task) throw new AppException('not_found');
+      const settle = settlementOnDelete(task.status);
+      if (task.status === 'completed' && task.outputKeys?.length) {
+        // Output URLs stop serving at once (before the row says deleted).
+        await this.storage.delete(task.outputKeys);
+      }
+      const won = await this.dataSource.transaction(async (manager) => {
+        if (!(await this.tasks.markDeleted(manager, task.accountId, task.id, task.status)))
+          return false;
+        if (settle !== 'none')
+          await this.outbox.add(manager, [
+            outboxItem({
+              name: JobName.SettleTask,
+              data: { v: 1, taskId: task.id, accountId: task.accountId, outcome: settle },
+            }),
+          ]);
+        return true;
+      });
+      if (!won) continue;
+      if (settle !== 'none') this.relay.nudge();
+      if (task.status === 'processing')
+        await this.pubsub
+          .publish(Channel.TaskCancel, task.id)
+          .catch((e: Error) => this.logger.warn(`cancel notice for ${task.id}: ${e.message}`));
+      return { id: task.id, status: 'deleted' };
+    }
+    throw new AppException('conflict', { message: 'The task changed state, please retry' });
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { AppException } from '@genhub/errors';
+import { isTerminal, TaskRepository } from '@genhub/tasks-data-access';
+import { TaskResultView, toResultView } from '../../util/task-views.util';
+
+export interface GetResultInput {
+  accountId: string;
+  taskId: string;
+}
+
+export interface GetResultOutput {
+  body: TaskResultView;
+  /** Seconds for the Retry-After header; set while the task is not terminal. */
+  retryAfter?: number;
+}
+
+export const RESULT_RETRY_AFTER_SECONDS = 3;
+
+/**
+ * GET /v1/requests/{id}: one primary-key read scoped by account. Non-terminal
+ * → `{id, status: "processing"}` + Retry-After; terminal → the full shape.
+ * Deleted, unknown and foreign ids are all 404.
+ */
+@Injectable()
+export class GetResultUseCase {
+  constructor(private readonly tasks: TaskRepository) {}
+
+  async execute(input: GetResultInput): Promise<GetResultOutput> {
+    const task = await this.tasks.findOwnedTask(input.accountId, input.taskId);
+    if (!task) throw new AppException('not_found');
+    const body = toResultView(task);
+    return isTerminal(task.status) ? { body } : { body, retryAfter: RESULT_RETRY_AFTER_SECONDS };
+  }
+}

@@ -1,0 +1,278 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { plainToInstance } from 'class-transformer';
+import { DataSource } from 'typeorm';
+import { TaskCode, TaskFailureCode, isTaskFailureCode, taskErrorMessage } from '@genhub/errors';
+import {
+  AdapterError,
+  AdapterOutput,
+  AdapterRegistry,
+  ModelCatalogue,
+  ModelRoute,
+} from '@genhub/providers';
+import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
+import {
+  OutboxRepository,
+  TaskEntity,
+  TaskRepository,
+  TaskTimings,
+} from '@genhub/tasks-data-access';
+import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
+import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
+import { TaskCancellation, TaskCancelledError } from '../../services/task-cancellation.service';
+import { outputKey } from '../../util/output-prefix.util';
+import { toWebhookPayload } from '../../util/task-views.util';
+
+export interface RunTaskInput {
+  taskId: string;
+}
+
+/** How a run ended, for the processor's logs and metrics. */
+export type RunTaskOutcome = 'completed' | 'failed' | 'skipped' | 'superseded' | 'deleted';
+
+export class TaskTimeLimitError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`time limit of ${limitMs} ms exceeded`);
+    this.name = 'TaskTimeLimitError';
+  }
+}
+
+interface Failure {
+  code: TaskFailureCode;
+  error: string;
+}
+
+/**
+ * Runs one task: claims it (created/processing → processing, attempt + 1),
+ * runs the model's adapter with an AbortSignal (deletion, time limit → 5004),
+ * stores the outputs under `outputs/{prefix}/{task}/…`, then ONE transaction:
+ * the conditional terminal update plus the SettleTask and DeliverWebhook
+ * outbox rows. A run that loses the race (superseded, deleted) removes its
+ * outputs. The terminal notice is published after the commit.
+ */
+@Injectable()
+export class RunTaskUseCase {
+  private readonly logger = new Logger(RunTaskUseCase.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tasks: TaskRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly catalogue: ModelCatalogue,
+    private readonly adapters: AdapterRegistry,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(MEDIA_FETCHER) private readonly media: MediaFetcher,
+    private readonly cancellation: TaskCancellation,
+    private readonly pubsub: PubSubService,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async execute(input: RunTaskInput): Promise<RunTaskOutcome> {
+    await this.cancellation.listen();
+    const task = await this.tasks.claimForRun(input.taskId);
+    if (!task) return 'skipped';
+    const claimedAt = Date.now();
+    const startedAt = task.startedAt?.getTime() ?? claimedAt;
+    const createdAt = task.createdAt.getTime();
+
+    const controller = new AbortController();
+    const unregister = this.cancellation.register(task.id, controller);
+    const limit = setTimeout(
+      () => controller.abort(new TaskTimeLimitError(task.timeLimitMs)),
+      task.timeLimitMs,
+    );
+    let apiStart = claimedAt;
+    let apiEnd = claimedAt;
+    let saveEnd = claimedAt;
+    const keys: string[] = [];
+    let outcome: { outputs: string[] } | Failure;
+    try {
+      const model = this.catalogue.find(task.model);
+      const routes = model?.channels[task.channel as keyof typeof model.channels] ?? [];
+      if (!model || !routes.length) {
+        outcome = {
+          code: TaskCode.ServiceUnavailable,
+          error: taskErrorMessage(5003, 'model is not available'),
+        };
+      } else {
+        const { channel: _channel, ...params } = task.input;
+        const dto = plainToInstance(model.inputSchema, params) as Record<string, unknown>;
+        apiStart = Date.now();
+        const result = await this.runRoutes(task, routes, dto, controller.signal);
+        apiEnd = Date.now();
+        const outputs: string[] = [];
+        for (const [index, output] of result.outputs.entries()) {
+          if (controller.signal.aborted) throw controller.signal.reason;
+          outputs.push(await this.store(task, index, output, keys));
+        }
+        saveEnd = Date.now();
+        outcome = { outputs };
+      }
+    } catch (error) {
+      apiEnd = apiEnd === claimedAt ? Date.now() : apiEnd;
+      saveEnd = Date.now();
+      if (controller.signal.reason instanceof TaskCancelledError) {
+        await this.discard(keys);
+        return 'deleted';
+      }
+      outcome = this.toFailure(controller.signal.aborted ? controller.signal.reason : error);
+    } finally {
+      clearTimeout(limit);
+      unregister();
+    }
+
+    const finishedAt = Date.now();
+    const timings = measure(createdAt, startedAt, claimedAt, apiStart, apiEnd, saveEnd, finishedAt);
+    const finished = await this.dataSource.transaction(async (manager) => {
+      const row =
+        'outputs' in outcome
+          ? await this.tasks.complete(manager, task.id, task.attempt, {
+              outputs: outcome.outputs,
+              outputKeys: keys,
+              timings,
+            })
+          : await this.tasks.fail(manager, task.id, task.attempt, { ...outcome, timings });
+      if (!row) return undefined;
+      const jobs = [
+        outboxItem({
+          name: JobName.SettleTask,
+          data: {
+            v: 1,
+            taskId: row.id,
+            accountId: row.accountId,
+            outcome: row.status === 'completed' ? 'capture' : 'release',
+          },
+        }),
+      ];
+      if (row.webhookUrl)
+        jobs.push(
+          outboxItem({
+            name: JobName.DeliverWebhook,
+            data: {
+              v: 1,
+              taskId: row.id,
+              accountId: row.accountId,
+              url: row.webhookUrl,
+              payload: toWebhookPayload(row),
+            },
+          }),
+        );
+      await this.outbox.add(manager, jobs);
+      return row;
+    });
+    if (!finished) {
+      // Superseded by a later attempt, or deleted meanwhile: this run's outputs are not the task's.
+      await this.discard(keys);
+      return 'superseded';
+    }
+    this.relay.nudge();
+    await this.pubsub
+      .publish(Channel.TaskTerminal, finished.id)
+      .catch((e: Error) => this.logger.warn(`terminal notice for ${finished.id}: ${e.message}`));
+    return finished.status === 'completed' ? 'completed' : 'failed';
+  }
+
+  /** Tries the channel's routes in order; a transient failure falls over to the next. */
+  private async runRoutes(
+    task: TaskEntity,
+    routes: ModelRoute[],
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ) {
+    let last: unknown;
+    for (const route of routes) {
+      try {
+        return await this.adapters.get(route.adapter).run({
+          taskId: task.id,
+          input,
+          route,
+          signal,
+          fetchMedia: (url, kind) => this.media.fetch(url, kind),
+        });
+      } catch (error) {
+        last = error;
+        if (signal.aborted || !(error instanceof AdapterError) || !error.transient) throw error;
+      }
+    }
+    throw last;
+  }
+
+  private async store(
+    task: TaskEntity,
+    index: number,
+    output: AdapterOutput,
+    keys: string[],
+  ): Promise<string> {
+    if (output.kind === 'text') return output.text;
+    const media =
+      output.kind === 'bytes'
+        ? { data: output.data, contentType: output.contentType, extension: output.extension }
+        : await this.media.download(output.url).then((m) => ({
+            ...m,
+            extension: extensionFor(m.contentType, output.url),
+          }));
+    const key = outputKey(task.outputPrefix, task.id, index, task.attempt, media.extension);
+    keys.push(key);
+    await this.storage.put(key, media.data, {
+      contentType: media.contentType,
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
+    return this.storage.urlFor(key);
+  }
+
+  private async discard(keys: string[]): Promise<void> {
+    if (!keys.length) return;
+    await this.storage
+      .delete(keys)
+      .catch((e: Error) => this.logger.warn(`cannot delete superseded outputs: ${e.message}`));
+  }
+
+  private toFailure(error: unknown): Failure {
+    if (error instanceof TaskTimeLimitError)
+      return { code: TaskCode.Timeout, error: taskErrorMessage(TaskCode.Timeout) };
+    if (error instanceof AdapterError && isTaskFailureCode(error.code)) {
+      return { code: error.code, error: taskErrorMessage(error.code, error.detail) };
+    }
+    this.logger.error(`task run failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`);
+    return { code: TaskCode.InternalError, error: taskErrorMessage(TaskCode.InternalError) };
+  }
+}
+
+function measure(
+  createdAt: number,
+  startedAt: number,
+  claimedAt: number,
+  apiStart: number,
+  apiEnd: number,
+  saveEnd: number,
+  finishedAt: number,
+): TaskTimings {
+  const ms = (n: number) => Math.max(0, Math.round(n));
+  const queue_wait = ms(startedAt - createdAt);
+  const worker_init = ms(apiStart - claimedAt);
+  const api_call = ms(apiEnd - apiStart);
+  const save = ms(saveEnd - apiEnd);
+  const total = ms(finishedAt - createdAt);
+  const run_overhead = ms(total - queue_wait - worker_init - api_call - save);
+  return { queue_wait, worker_init, api_call, save, run_overhead, total };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/flac': 'flac',
+};
+
+function extensionFor(contentType: string, url: string): string {
+  const known = EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()];
+  if (known) return known;
+  const fromUrl = /\.([A-Za-z0-9]{1,5})(?:$|\?)/.exec(new URL(url).pathname)?.[1];
+  return fromUrl ?? 'bin';
+}

@@ -1,0 +1,283 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { SecurityConfig, TaskConfig } from '@genhub/config';
+import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
+import { currencySymbol, formatAmount } from '@genhub/money';
+import { checkOutboundUrl } from '@genhub/outbound';
+import { ChannelName, Channels, ModelCatalogue, ModelDefinition } from '@genhub/providers';
+import { JobName } from '@genhub/queue';
+import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
+import { RESERVATION_PORT, ReservationPort } from '../../ports/reservation.port';
+import { EstimatedDurationService } from '../../services/estimated-duration.service';
+import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
+import { ContentScreen } from '../../util/content-screen.util';
+import { parseOutputPrefix } from '../../util/output-prefix.util';
+
+export interface SubmitTaskInput {
+  accountId: string;
+  provider: string;
+  model: string;
+  runType: string;
+  body: unknown;
+  webhook?: string;
+  prefix?: string;
+  /** Idempotency-Key header (issue 10). */
+  idempotencyKey?: string;
+}
+
+export interface SubmitTaskResult {
+  id: string;
+  status: 'created';
+  estimated_duration: number | null;
+}
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const MAX_WEBHOOK_URL = 2048;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+/** The class-validator errors as `field: reason` lines (nested fields dotted). */
+function describeErrors(
+  errors: ValidationError[],
+  parent = '',
+): { fields: string[]; text: string[] } {
+  const fields: string[] = [];
+  const text: string[] = [];
+  for (const e of errors) {
+    const path = parent ? `${parent}.${e.property}` : e.property;
+    if (e.constraints) {
+      fields.push(path);
+      const reasons = Object.entries(e.constraints).map(([kind, msg]) =>
+        kind === 'whitelistValidation' ? `${path} is not a known parameter` : msg,
+      );
+      text.push(...reasons);
+    }
+    if (e.children?.length) {
+      const nested = describeErrors(e.children, path);
+      fields.push(...nested.fields);
+      text.push(...nested.text);
+    }
+  }
+  return { fields, text };
+}
+
+/**
+ * POST /v1/{provider}/{model}/{run_type}. Checks in the documented order
+ * (provider, model, body, content, webhook, prefix), then ONE transaction:
+ * the reservation, the task row and its RunTask outbox row. The answer is
+ * sent only after that commit; the relay (nudged here) enqueues the job.
+ */
+@Injectable()
+export class SubmitTaskUseCase {
+  private readonly screen: ContentScreen;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ModelCatalogue,
+    private readonly tasks: TaskRepository,
+    private readonly outbox: OutboxRepository,
+    @Inject(RESERVATION_PORT) private readonly reservation: ReservationPort,
+    private readonly relay: OutboxRelay,
+    private readonly estimates: EstimatedDurationService,
+    private readonly security: SecurityConfig,
+    taskConfig: TaskConfig,
+  ) {
+    this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
+  }
+
+  async execute(input: SubmitTaskInput): Promise<SubmitTaskResult> {
+    if (!this.catalogue.hasProvider(input.provider))
+      throw new AppException('unknown_provider', {
+        message: unknownProviderMessage(input.provider),
+      });
+    const model = this.catalogue.find(`${input.provider}/${input.model}/${input.runType}`);
+    if (!model) throw new AppException('not_found');
+
+    const { body, channel } = await this.validateBody(model, input.body);
+    if (this.screen.blocks(body.prompt)) throw new AppException('content_blocked');
+    const webhookUrl = this.validateWebhook(input.webhook);
+    const prefix = parseOutputPrefix(input.prefix);
+    const key = this.validateIdempotencyKey(input.idempotencyKey);
+
+    const requestHash = key
+      ? createHash('sha256')
+          .update(JSON.stringify([model.slug, stable(body), webhookUrl, prefix]))
+          .digest('hex')
+      : null;
+    if (key) {
+      const replay = await this.replay(input.accountId, key, requestHash as string, model, channel);
+      if (replay) return replay;
+    }
+
+    const id = randomUUID();
+    const priceUnits = (model.channels[channel] ?? [])[0].priceUnits;
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        if (key) {
+          // An expired key may be used again: detach it from its old task.
+          await manager.query(
+            `UPDATE tasks.tasks SET idempotency_key = NULL
+              WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
+            [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
+          );
+        }
+        const reserved = await this.reservation.reserve(manager, {
+          accountId: input.accountId,
+          taskId: id,
+          amountUnits: priceUnits,
+          model: model.slug,
+          category: model.category,
+        });
+        if (!reserved.ok) {
+          const symbol = currencySymbol(reserved.currency);
+          throw new AppException('insufficient_balance', {
+            message: insufficientBalanceMessage(
+              symbol,
+              formatAmount(reserved.availableUnits),
+              formatAmount(priceUnits),
+            ),
+          });
+        }
+        await this.tasks.insert(manager, {
+          id,
+          accountId: input.accountId,
+          model: model.slug,
+          channel,
+          category: model.category,
+          input: body,
+          webhookUrl,
+          outputPrefix: prefix,
+          priceUnits,
+          timeLimitMs: model.timeLimitMs,
+          idempotencyKey: key,
+          requestHash,
+        });
+        await this.outbox.add(manager, [
+          outboxItem({ name: JobName.RunTask, data: { v: 1, taskId: id } }),
+        ]);
+      });
+    } catch (error) {
+      // Two parallel submits with one Idempotency-Key: the loser answers like a replay.
+      if (key && (error as { code?: string }).code === '23505') {
+        const replay = await this.replay(
+          input.accountId,
+          key,
+          requestHash as string,
+          model,
+          channel,
+        );
+        if (replay) return replay;
+      }
+      throw error;
+    }
+    this.relay.nudge();
+    return {
+      id,
+      status: 'created',
+      estimated_duration: await this.estimates.estimate(model.slug, channel),
+    };
+  }
+
+  private async validateBody(
+    model: ModelDefinition,
+    raw: unknown,
+  ): Promise<{ body: Record<string, unknown>; channel: ChannelName }> {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new AppException('invalid_request', {
+        message: 'Invalid request body: expected a JSON object',
+      });
+    const body = raw as Record<string, unknown>;
+    const { channel: requested, ...params } = body;
+    const bad: { fields: string[]; text: string[] } = { fields: [], text: [] };
+    let channel = model.defaultChannel;
+    if (requested !== undefined) {
+      if (
+        typeof requested !== 'string' ||
+        !(Channels as readonly string[]).includes(requested) ||
+        !model.channels[requested as ChannelName]
+      ) {
+        bad.fields.push('channel');
+        bad.text.push(
+          `channel must be one of the following values: ${Object.keys(model.channels).join(', ')}`,
+        );
+      } else channel = requested as ChannelName;
+    }
+    const instance = plainToInstance(model.inputSchema, params) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    });
+    const described = describeErrors(errors);
+    bad.fields.push(...described.fields);
+    bad.text.push(...described.text);
+    if (bad.fields.length)
+      throw new AppException('invalid_request', {
+        message: `Invalid parameters: ${bad.text.join('; ')}`,
+        fields: bad.fields,
+      });
+    return { body, channel };
+  }
+
+  private validateWebhook(raw: string | undefined): string | null {
+    if (raw === undefined) return null;
+    const fail = (why: string): never => {
+      throw new AppException('invalid_request', {
+        message: `Invalid webhook: ${why}`,
+        fields: ['webhook'],
+      });
+    };
+    if (typeof raw !== 'string' || !raw) fail('must be an http(s) URL');
+    if (raw.length > MAX_WEBHOOK_URL) fail(`must be at most ${MAX_WEBHOOK_URL} characters`);
+    const check = checkOutboundUrl(raw, this.security.ALLOW_PRIVATE_NETWORK_URLS);
+    if (!check.ok) fail(check.reason);
+    return raw;
+  }
+
+  private validateIdempotencyKey(raw: string | undefined): string | null {
+    if (raw === undefined) return null;
+    // eslint-disable-next-line no-control-regex
+    if (!raw || raw.length > MAX_IDEMPOTENCY_KEY || /[\u0000-\u001f\u007f]/.test(raw))
+      throw new AppException('invalid_request', {
+        message: `Invalid Idempotency-Key: 1 to ${MAX_IDEMPOTENCY_KEY} printable characters`,
+      });
+    return raw;
+  }
+
+  /** The acknowledgement of an earlier submit with this key, or a 409 when the body differs. */
+  private async replay(
+    accountId: string,
+    key: string,
+    requestHash: string,
+    model: ModelDefinition,
+    channel: ChannelName,
+  ): Promise<SubmitTaskResult | undefined> {
+    const earlier = await this.tasks.findByIdempotencyKey(accountId, key);
+    if (!earlier || earlier.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS)
+      return undefined;
+    if (earlier.requestHash !== requestHash)
+      throw new AppException('conflict', {
+        message: 'Idempotency-Key was already used with a different request',
+      });
+    return {
+      id: earlier.id,
+      status: 'created',
+      estimated_duration: await this.estimates.estimate(model.slug, channel),
+    };
+  }
+}
+
+/** JSON with sorted keys, so equal bodies hash equally whatever their key order. */
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
+    );
+  return value;
+}

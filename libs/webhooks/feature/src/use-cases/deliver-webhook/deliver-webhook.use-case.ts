@@ -1,0 +1,150 @@
+import { performance } from 'node:perf_hooks';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { WebhookConfig } from '@genhub/config';
+import { JOB_OPTIONS, JobName, QueueName } from '@genhub/queue';
+import { AttemptOutcome, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
+import { attemptJobId, DeliverWebhookAttemptJob } from '../../dispatch/deliver-webhook-attempt.job';
+import { HostLimiter } from '../../dispatch/host-limiter';
+import { afterFailedAttempt } from '../../dispatch/retry-policy';
+import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
+import { signedHeaders } from '../../dispatch/webhook-signing';
+import { WebhookSecretSource } from '../../ports/webhook-secret.source';
+
+export interface DeliverWebhookInput {
+  job: DeliverWebhookAttemptJob;
+  /** When the job was enqueued (ms since epoch): the first attempt waits for the first delay from it. */
+  enqueuedAt: number;
+}
+
+export type DeliverWebhookResult =
+  /** Not now: the host is saturated or the first delay has not passed; put the job back for this long. */
+  | { kind: 'deferred'; retryInMs: number }
+  /** Nothing to do: the delivery is no longer pending, or this attempt was already made. */
+  | { kind: 'skipped' }
+  | {
+      kind: 'attempted';
+      attempt: number;
+      outcome: AttemptOutcome;
+      startedAt: Date;
+      durationMs: number;
+      statusCode: number | null;
+      error: string | null;
+      /** Delay before the next attempt, when one follows. */
+      nextAttemptInMs?: number;
+    };
+
+/** How long a job for a saturated host waits before it is tried again. */
+export const SATURATED_HOST_RETRY_MS = 200;
+
+/**
+ * Makes one delivery attempt: signed POST of the payload snapshot, the
+ * attempt recorded, and then either the delivery is settled (delivered or
+ * abandoned) or the next attempt is enqueued as its own delayed job, so a
+ * wait between attempts costs no worker slot and a crash resumes at the
+ * right attempt.
+ */
+@Injectable()
+export class DeliverWebhookUseCase {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly secrets: WebhookSecretSource,
+    private readonly http: WebhookHttpClient,
+    private readonly hosts: HostLimiter,
+    private readonly config: WebhookConfig,
+    @InjectQueue(QueueName.Webhooks) private readonly queue: Queue,
+  ) {}
+
+  async execute({ job, enqueuedAt }: DeliverWebhookInput): Promise<DeliverWebhookResult> {
+    const attempt = job.attempt ?? 1;
+    const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
+    if (attempt === 1 && delays[0] > 0) {
+      const wait = enqueuedAt + delays[0] - Date.now();
+      if (wait > 0) return { kind: 'deferred', retryInMs: wait };
+    }
+
+    const release = this.hosts.tryAcquire(hostOf(job.url));
+    if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
+    try {
+      const delivery = await this.deliveries.openDelivery({
+        taskId: job.taskId,
+        accountId: job.accountId,
+        url: job.url,
+      });
+      if (!delivery || delivery.status !== 'pending') return { kind: 'skipped' };
+      const body = job.body ?? JSON.stringify(job.payload);
+      if (delivery.attempts >= attempt) {
+        // Re-run after a crash between recording this attempt and enqueueing the next:
+        // enqueue it again (same job id, so at most one exists).
+        if (delivery.attempts === attempt) {
+          const next = afterFailedAttempt(attempt, delays);
+          if (next.retry) await this.enqueue(job, body, next.nextAttempt, next.delayMs);
+        }
+        return { kind: 'skipped' };
+      }
+
+      const secret = await this.secrets.secretFor(job.accountId);
+      const startedAt = new Date();
+      const t0 = performance.now();
+      const result = secret
+        ? await this.http.post(job.url, signedHeaders(secret, job.taskId, startedAt, body), body)
+        : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
+      const durationMs = Math.round(performance.now() - t0);
+
+      const next = result.ok ? undefined : afterFailedAttempt(attempt, delays);
+      const outcome: AttemptOutcome = result.ok
+        ? 'delivered'
+        : next?.retry
+          ? 'failed'
+          : 'abandoned';
+      const recorded = await this.deliveries.recordAttempt({
+        taskId: job.taskId,
+        accountId: job.accountId,
+        attempt,
+        startedAt,
+        durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        outcome,
+      });
+      if (!recorded) return { kind: 'skipped' };
+      // Enqueued only now, so the delay counts from the end of this attempt.
+      if (next?.retry) await this.enqueue(job, body, next.nextAttempt, next.delayMs);
+      return {
+        kind: 'attempted',
+        attempt,
+        outcome,
+        startedAt,
+        durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        nextAttemptInMs: next?.retry ? next.delayMs : undefined,
+      };
+    } finally {
+      release();
+    }
+  }
+
+  private async enqueue(
+    job: DeliverWebhookAttemptJob,
+    body: string,
+    attempt: number,
+    delayMs: number,
+  ): Promise<void> {
+    const data: DeliverWebhookAttemptJob = { ...job, attempt, body };
+    await this.queue.add(JobName.DeliverWebhook, data, {
+      ...JOB_OPTIONS[JobName.DeliverWebhook],
+      jobId: attemptJobId(job.taskId, attempt),
+      delay: delayMs,
+    });
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

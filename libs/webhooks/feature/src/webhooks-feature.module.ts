@@ -1,0 +1,72 @@
+import {
+  DynamicModule,
+  Inject,
+  Module,
+  ModuleMetadata,
+  OnApplicationShutdown,
+  Provider,
+} from '@nestjs/common';
+import { SecurityConfig, WebhookConfig } from '@genhub/config';
+import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
+import { HostLimiter } from './dispatch/host-limiter';
+import { WebhookHttpClient } from './dispatch/webhook-http.client';
+import { WebhookSecretSource } from './ports/webhook-secret.source';
+import { DeliverWebhookUseCase } from './use-cases/deliver-webhook/deliver-webhook.use-case';
+import { GetWebhookDeliveriesUseCase } from './use-cases/get-webhook-deliveries/get-webhook-deliveries.use-case';
+
+/** For the gateway: the delivery log read. */
+@Module({
+  imports: [WebhooksDataAccessModule],
+  providers: [GetWebhookDeliveriesUseCase],
+  exports: [GetWebhookDeliveriesUseCase],
+})
+export class WebhookDeliveryLogModule {}
+
+export interface WebhookDispatchOptions {
+  /** Modules the secret source needs (e.g. the accounts data-access module). */
+  imports?: ModuleMetadata['imports'];
+  /** Binds WebhookSecretSource, e.g. `{ provide: WebhookSecretSource, useExisting: … }`. */
+  secretSource: Provider;
+}
+
+/**
+ * For the dispatcher: the delivery use-case, its HTTP client (private-network
+ * guard, time limit, no redirects) and the per-host limiter. Needs
+ * WebhookConfig, SecurityConfig and the webhooks queue (QueueModule).
+ */
+@Module({})
+export class WebhookDispatchModule implements OnApplicationShutdown {
+  constructor(@Inject(WebhookHttpClient) private readonly http: WebhookHttpClient) {}
+
+  static register(options: WebhookDispatchOptions): DynamicModule {
+    return {
+      module: WebhookDispatchModule,
+      imports: [WebhooksDataAccessModule, ...(options.imports ?? [])],
+      providers: [
+        options.secretSource,
+        {
+          provide: WebhookHttpClient,
+          inject: [WebhookConfig, SecurityConfig],
+          useFactory: (webhooks: WebhookConfig, security: SecurityConfig) =>
+            new WebhookHttpClient({
+              timeoutMs: webhooks.WEBHOOK_TIMEOUT_MS,
+              allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS,
+              connectionsPerHost: webhooks.WEBHOOK_PER_HOST_CONCURRENCY,
+            }),
+        },
+        {
+          provide: HostLimiter,
+          inject: [WebhookConfig],
+          useFactory: (webhooks: WebhookConfig) =>
+            new HostLimiter(webhooks.WEBHOOK_PER_HOST_CONCURRENCY),
+        },
+        DeliverWebhookUseCase,
+      ],
+      exports: [DeliverWebhookUseCase, WebhookSecretSource, HostLimiter],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.http.close();
+  }
+}

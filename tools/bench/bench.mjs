@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// `npm run bench`: the platform's benchmark, judged against ../shared/perf-floor
+// measured in the same invocation. Options: --runs=3 --duration=10 --accounts=1000 --skip-floor
+import { parseArgs } from 'node:util';
+import {
+  benchEnvironment,
+  buildAndMigrate,
+  dropDatabase,
+  recreateDatabase,
+  seedAccounts,
+  startPlatform,
+} from './lib/platform.mjs';
+import { prepareFloor, runFloor } from './lib/floor.mjs';
+import { renderTable, updateReadme, writeResults } from './lib/report.mjs';
+import {
+  fixedRate,
+  hotAccount,
+  polling,
+  submitThroughput,
+  uploadRss,
+  webhookDelay,
+} from './lib/scenarios.mjs';
+import { aggRuns } from './lib/stats.mjs';
+import { watchTerminalNotices } from './lib/terminal-notices.mjs';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10' },
+    accounts: { type: 'string', default: '1000' },
+    'skip-floor': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(values.runs);
+const DURATION = Number(values.duration);
+const ACCOUNTS = Number(values.accounts);
+const log = (m) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+
+async function oneRun(run) {
+  const { database, env } = benchEnvironment(`r${run}`);
+  await recreateDatabase(database);
+  buildAndMigrate(env);
+  const platform = await startPlatform(env);
+  const notices = await watchTerminalNotices(env.REDIS_URL, env.QUEUE_PREFIX);
+  try {
+    log(`run ${run}: seeding ${ACCOUNTS} accounts`);
+    const keys = await seedAccounts(platform.baseUrl, env.ADMIN_TOKEN, ACCOUNTS);
+    log(`run ${run}: 200 submits/s for ${DURATION} s`);
+    const rate = await fixedRate({ platform, keys, notices, rate: 200, duration: DURATION });
+    log(`run ${run}: submit throughput, 50 connections`);
+    const throughput = await submitThroughput({ platform, keys, notices, duration: DURATION });
+    log(`run ${run}: result polling, 50 connections`);
+    const poll = await polling({ platform, tasks: rate.ids.slice(0, 1000), duration: DURATION });
+    log(`run ${run}: one hot account`);
+    const hot = await hotAccount({ platform, key: keys[0], duration: DURATION });
+    log(`run ${run}: webhook delay`);
+    const webhook = await webhookDelay({
+      platform,
+      keys,
+      notices,
+      rate: 100,
+      duration: Math.min(5, DURATION),
+    });
+    log(`run ${run}: 100 MB upload`);
+    const upload = await uploadRss({ platform, key: keys[1] });
+    const { ids: _ids, ...rateFigures } = rate;
+    return { rate: rateFigures, throughput, poll, hot, webhook, upload };
+  } finally {
+    await notices.close();
+    await platform.stop();
+    await dropDatabase(database);
+  }
+}
+
+const runs = [];
+for (let run = 1; run <= RUNS; run++) {
+  const r = await oneRun(run);
+  log(`run ${run}: ${JSON.stringify(r)}`);
+  runs.push(r);
+}
+const ours = aggRuns(runs);
+
+let floor;
+if (!values['skip-floor']) {
+  log('perf-floor: preparing');
+  prepareFloor(log);
+  log('perf-floor: e2e');
+  const e2e = runFloor('e2e-floor', [`--runs=${RUNS}`, `--duration=${DURATION}`]).results;
+  log('perf-floor: http (NestJS without pipe)');
+  const httpFloor = runFloor('http-floor', [
+    `--runs=${RUNS}`,
+    `--duration=${DURATION}`,
+    '--variants=nest-novalidate',
+  ]).results;
+  log('perf-floor: db (hot account)');
+  const db = runFloor('db-floor', [`--runs=${RUNS}`, '--variants=cte-hot']).results;
+  floor = { e2e, http: httpFloor, db };
+}
+
+const rows = [
+  {
+    metric: 'async submit throughput (req/s)',
+    ours: ours.throughput.submit_rps,
+    floor: floor?.e2e.saturate_phase.submit_rps,
+    target: { kind: 'ratio>=', value: 0.6 },
+  },
+  {
+    metric: '200/s: submit p50 (ms)',
+    ours: ours.rate.submit_ms_p50,
+    floor: floor?.e2e.latency_phase.submit_ms_p50,
+    target: { kind: 'ratio<=', value: 2 },
+  },
+  {
+    metric: '200/s: submit p99 (ms)',
+    ours: ours.rate.submit_ms_p99,
+    floor: floor?.e2e.latency_phase.submit_ms_p99,
+    target: { kind: 'ratio<=', value: 2 },
+  },
+  {
+    metric: '200/s: submit→completed p50 (ms)',
+    ours: ours.rate.submit_to_completed_ms_p50,
+    floor: floor?.e2e.latency_phase.submit_to_completed_ms_p50,
+    target: { kind: 'ratio<=', value: 2 },
+  },
+  {
+    metric: '200/s: submit→completed p99 (ms)',
+    ours: ours.rate.submit_to_completed_ms_p99,
+    floor: floor?.e2e.latency_phase.submit_to_completed_ms_p99,
+    target: { kind: 'ratio<=', value: 2 },
+  },
+  {
+    metric: 'result polling (req/s) vs NestJS hello',
+    ours: ours.poll.poll_rps,
+    floor: floor?.http['nest-novalidate'].rps,
+    target: { kind: 'ratio>=', value: 0.25 },
+  },
+  {
+    metric: 'one hot account (submits/s)',
+    ours: ours.hot.hot_submit_rps,
+    floor: floor?.db['cte-hot'].tx_per_s,
+    target: { kind: 'ratio>=', value: 0.7 },
+  },
+  {
+    metric: 'webhook first attempt after completion p99 (ms)',
+    ours: ours.webhook.webhook_delay_ms_p99,
+    target: { kind: 'abs<=', value: 50 },
+  },
+  {
+    metric: 'gateway RSS growth, 100 MB upload (MB)',
+    ours: ours.upload.rss_growth_mb,
+    target: { kind: 'abs<=', value: 64 },
+  },
+];
+const at = new Date().toISOString();
+const table = renderTable(rows);
+const cpu = Object.entries(ours.throughput.cpu_us_per_task)
+  .map(([k, v]) => `${k} ${v.median}`)
+  .join(', ');
+const markdown = [
+  `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from ../shared/perf-floor in the same invocation${floor ? '' : ' — skipped'}).`,
+  '',
+  table,
+  '',
+  `CPU per task at saturation (µs, median): ${cpu}.`,
+].join('\n');
+console.log(markdown);
+const file = writeResults({
+  at,
+  params: { runs: RUNS, duration_s: DURATION, accounts: ACCOUNTS },
+  ours,
+  floor,
+  rows,
+  raw: runs,
+});
+log(`results written to ${file}${updateReadme(markdown) ? ' and README.md' : ''}`);
+process.exit(0);

@@ -1,0 +1,100 @@
+// Load generators: closed loop (autocannon) and open loop at a fixed rate.
+import autocannon from 'autocannon';
+import http from 'node:http';
+
+export const SUBMIT_PATH = '/v1/local/simulator/test';
+/** duration_ms 0 and no output image: the platform's own work only, as the floor pipeline measures. */
+export const SUBMIT_BODY = JSON.stringify({
+  prompt: 'a lighthouse on a cliff at dusk, volumetric light, detailed, 35mm photograph, calm sea',
+  duration_ms: 0,
+  num_outputs: 0,
+});
+
+export async function cannon({
+  url,
+  method = 'POST',
+  body,
+  connections = 50,
+  duration = 10,
+  next,
+}) {
+  const result = await autocannon({
+    url,
+    method,
+    connections,
+    duration,
+    pipelining: 1,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body,
+    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+  });
+  return {
+    rps: Math.round(result['2xx'] / result.duration),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** POST one submit; resolves with status and task id. */
+export function submitOnce(agent, baseUrl, key, query = '') {
+  const url = new URL(`${SUBMIT_PATH}${query}`, baseUrl);
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(SUBMIT_BODY),
+          authorization: `Bearer ${key}`,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          let id;
+          try {
+            id = JSON.parse(Buffer.concat(chunks).toString()).id;
+          } catch {
+            /* a non-JSON answer counts as a failure below */
+          }
+          resolve({ status: res.statusCode, id });
+        });
+      },
+    );
+    req.on('error', () => resolve({ status: -1 }));
+    req.end(SUBMIT_BODY);
+  });
+}
+
+/** Sends `rate` submits per second for `seconds`, on schedule whatever the answers do. */
+export async function openLoop({ baseUrl, keys, rate, seconds, query = '' }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const total = Math.round(rate * seconds);
+  const records = [];
+  const pending = [];
+  const t0 = now();
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / rate - now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const rec = { sentAt: now() };
+    records.push(rec);
+    pending.push(
+      submitOnce(agent, baseUrl, keys[i % keys.length], query).then((r) =>
+        Object.assign(rec, r, { doneAt: now() }),
+      ),
+    );
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  return records;
+}
+
+export { now };

@@ -1,0 +1,150 @@
+// Runs the four apps as in production (built, separate processes) against the
+// machine's PostgreSQL and Redis, on a fresh database and queue prefix.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { root } from '../../start/lib/paths.mjs';
+
+export const APPS = ['gateway', 'task-worker', 'webhook-dispatcher', 'billing'];
+const SERVER_URL =
+  process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function benchEnvironment(label) {
+  const database = `genhub_bench_${label}`;
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${database}`;
+  return {
+    database,
+    env: {
+      ...process.env,
+      DATABASE_URL: url.toString(),
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+      ADMIN_TOKEN: `bench-admin-${randomBytes(12).toString('hex')}`,
+      API_KEY_PEPPER: randomBytes(24).toString('hex'),
+      STORAGE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'genhub-bench-')),
+      LOG_LEVEL: 'warn',
+      ALLOW_PRIVATE_NETWORK_URLS: 'true',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3700',
+    },
+  };
+}
+
+export async function recreateDatabase(database) {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function dropDatabase(database) {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export function buildAndMigrate(env) {
+  const build = spawnSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', `--projects=${APPS.join(',')}`],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...env, NX_DAEMON: 'false' },
+    },
+  );
+  if (build.status !== 0) throw new Error('build failed');
+  const migrate = spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], {
+    env,
+    stdio: 'inherit',
+  });
+  if (migrate.status !== 0) throw new Error('migration failed');
+}
+
+const entry = (app, file = 'main') =>
+  path.join(root, 'dist', app, 'apps', app, 'src', `${file}.js`);
+const PORTS = { gateway: 3700, 'task-worker': 3701, 'webhook-dispatcher': 3702, billing: 3703 };
+
+/** Starts the four apps; resolves when every /ready answers 200. */
+export async function startPlatform(env) {
+  const procs = {};
+  for (const app of APPS) {
+    procs[app] = spawn(process.execPath, [entry(app)], {
+      env: { ...env, PORT: String(PORTS[app]) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  for (const app of APPS) {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${PORTS[app]}/ready`)).status === 200) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 150) throw new Error(`${app} did not become ready`);
+      await sleep(100);
+    }
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${PORTS.gateway}`,
+    pids: Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, p.pid])),
+    async stop() {
+      await Promise.all(
+        Object.values(procs).map(
+          (p) =>
+            new Promise((resolve) => {
+              if (p.exitCode !== null) return resolve();
+              p.once('exit', resolve);
+              p.kill('SIGTERM');
+              setTimeout(() => p.kill('SIGKILL'), 10_000).unref();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Creates accounts with a large balance and one key each, through the admin API. */
+export async function seedAccounts(baseUrl, adminToken, count, balance = 1_000_000) {
+  const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  const keys = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const account = await (
+          await fetch(`${baseUrl}/admin/v1/accounts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ balance }),
+          })
+        ).json();
+        const key = await (
+          await fetch(`${baseUrl}/admin/v1/accounts/${account.id}/api-keys`, {
+            method: 'POST',
+            headers,
+            body: '{}',
+          })
+        ).json();
+        if (!key.key)
+          throw new Error(`seeding failed: ${JSON.stringify(account)} ${JSON.stringify(key)}`);
+        keys[i] = key.key;
+      }
+    }),
+  );
+  return keys;
+}

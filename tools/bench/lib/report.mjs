@@ -1,0 +1,53 @@
+// Renders the comparison table, writes it as JSON to results/ and into the README.
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from '../../start/lib/paths.mjs';
+import { r2 } from './stats.mjs';
+
+const fmt = (a) => (a && Number.isFinite(a.median) ? `${a.median} [${a.min}–${a.max}]` : 'n/a');
+const num = (a) => (a && Number.isFinite(a.median) ? a.median : NaN);
+
+/**
+ * rows: { metric, ours (agg), floor (agg|undefined), target: { kind: 'ratio>=', value } | { kind: 'ratio<=', value } | { kind: 'abs<=', value } }
+ */
+export function renderTable(rows) {
+  const lines = [
+    '| measure | genhub median [min–max] | floor | ratio | target | met |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const ratio = row.floor ? r2(num(row.ours) / num(row.floor)) : undefined;
+    const value = row.target.kind.startsWith('ratio') ? ratio : num(row.ours);
+    const met = row.target.kind.endsWith('>=')
+      ? value >= row.target.value
+      : value <= row.target.value;
+    row.ratio = ratio;
+    row.met = Number.isFinite(value) ? met : false;
+    const target = `${row.target.kind.startsWith('ratio') ? 'ratio' : 'value'} ${row.target.kind.endsWith('>=') ? '≥' : '≤'} ${row.target.value}`;
+    lines.push(
+      `| ${row.metric} | ${fmt(row.ours)} | ${row.floor ? fmt(row.floor) : '—'} | ${ratio ?? '—'} | ${target} | ${Number.isFinite(value) ? (met ? 'yes' : 'no') : 'n/a'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function writeResults(report) {
+  const dir = path.join(root, 'tools', 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-${report.at.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  return file;
+}
+
+/** Replaces the README's performance table between its markers. */
+export function updateReadme(markdown) {
+  const file = path.join(root, 'README.md');
+  const text = fs.readFileSync(file, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (!text.includes(start)) return false;
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  fs.writeFileSync(file, `${before}\n${markdown}\n${after}`);
+  return true;
+}

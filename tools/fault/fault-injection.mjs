@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+// Fault injection (issue 10): a steady stream of simulator tasks with webhooks
+// while, in turn, a task-worker and the webhook-dispatcher are SIGKILLed, Redis
+// and PostgreSQL are restarted and the gateway is SIGTERMed. At the end every
+// accepted task must be terminal, none completed twice, every webhook-bearing
+// task delivered at least once, and the ledger audit clean. Bounded in time.
+//   node tools/fault/fault-injection.mjs [--seconds=40]
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { build } from '../start/lib/environment.mjs';
+import { entry } from '../start/lib/paths.mjs';
+import { appProcesses, PORTS } from './apps.mjs';
+import { privatePostgres, privateRedis } from './services.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '40' } } });
+const LOAD_SECONDS = Number(values.seconds);
+const log = (m) => process.stderr.write(`[fault ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const base = `http://127.0.0.1:${PORTS.gateway}`;
+const hardDeadline = setTimeout(
+  () => {
+    log('hard time limit reached');
+    process.exit(3);
+  },
+  (LOAD_SECONDS + 240) * 1000,
+);
+
+build(['gateway', 'task-worker', 'webhook-dispatcher', 'billing']);
+const [postgres, redis] = await Promise.all([privatePostgres(), privateRedis()]);
+const env = {
+  ...process.env,
+  DATABASE_URL: postgres.url,
+  REDIS_URL: redis.url,
+  QUEUE_PREFIX: 'fault',
+  ADMIN_TOKEN: 'fault-injection-admin-token',
+  API_KEY_PEPPER: 'fault-injection-pepper-0123456789',
+  ALLOW_PRIVATE_NETWORK_URLS: 'true',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  SHUTDOWN_GRACE_MS: '5000',
+  STORAGE_DIR: `/tmp/genhub-fault-objects-${process.pid}`,
+};
+const apps = appProcesses(env, log);
+const receiver = { deliveries: new Map() };
+const server = http.createServer((req, res) => {
+  const id = req.headers['webhook-id'];
+  if (id) receiver.deliveries.set(id, (receiver.deliveries.get(id) ?? 0) + 1);
+  req.resume();
+  req.on('end', () => res.end('ok'));
+});
+let exitCode = 1;
+try {
+  if (
+    spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], { env, stdio: 'inherit' })
+      .status !== 0
+  ) {
+    throw new Error('migration failed');
+  }
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const hook = encodeURIComponent(`http://127.0.0.1:${server.address().port}/hook?source=fault`);
+  await apps.startAll();
+
+  const admin = { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const keys = [];
+  for (let i = 0; i < 10; i++) {
+    const account = await (
+      await fetch(`${base}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: admin,
+        body: '{"balance":1000}',
+      })
+    ).json();
+    const key = await (
+      await fetch(`${base}/admin/v1/accounts/${account.id}/api-keys`, {
+        method: 'POST',
+        headers: admin,
+        body: '{}',
+      })
+    ).json();
+    keys.push(key.key);
+  }
+
+  // The steady stream: ~20 submits/s, tasks of 0–1.5 s, one in ten failing, all with a webhook.
+  const accepted = new Map();
+  let refused = 0;
+  let stop = false;
+  const load = (async () => {
+    for (let i = 0; !stop; i++) {
+      const key = keys[i % keys.length];
+      const body = {
+        prompt: `fault ${i}`,
+        duration_ms: (i * 137) % 1500,
+        num_outputs: 1,
+        ...(i % 10 === 9 ? { fail_code: 5003 } : {}),
+      };
+      fetch(`${base}/v1/local/simulator/test?webhook=${hook}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5000),
+      })
+        .then(async (res) => {
+          if (res.status === 200) accepted.set((await res.json()).id, key);
+          else refused++;
+        })
+        .catch(() => refused++);
+      await sleep(50);
+    }
+  })();
+
+  const step = LOAD_SECONDS / 6;
+  const faults = [
+    [
+      'SIGKILL task-worker',
+      async () => (
+        await apps.kill('task-worker'),
+        await sleep(500),
+        await apps.start('task-worker')
+      ),
+    ],
+    [
+      'SIGKILL webhook-dispatcher',
+      async () => (
+        await apps.kill('webhook-dispatcher'),
+        await sleep(500),
+        await apps.start('webhook-dispatcher')
+      ),
+    ],
+    ['restart Redis', () => redis.restart()],
+    ['restart PostgreSQL', () => postgres.restart()],
+    ['SIGTERM gateway', async () => (await apps.terminate('gateway'), await apps.start('gateway'))],
+  ];
+  for (const [name, fault] of faults) {
+    await sleep(step * 1000);
+    log(`${name} (accepted so far: ${accepted.size}, refused: ${refused})`);
+    await fault();
+  }
+  await sleep(step * 1000);
+  stop = true;
+  await load;
+  await sleep(1000);
+  log(`load stopped: ${accepted.size} accepted, ${refused} refused or failed in flight`);
+
+  // Every accepted task must turn terminal.
+  const pending = new Set(accepted.keys());
+  const deadline = Date.now() + 120_000;
+  const statuses = new Map();
+  while (pending.size && Date.now() < deadline) {
+    for (const id of [...pending]) {
+      const res = await fetch(`${base}/v1/requests/${id}`, {
+        headers: { authorization: `Bearer ${accepted.get(id)}` },
+      }).catch(() => undefined);
+      if (!res?.ok) continue;
+      const body = await res.json();
+      if (body.status === 'completed' || body.status === 'failed') {
+        statuses.set(id, body.status);
+        pending.delete(id);
+      }
+    }
+    if (pending.size) await sleep(500);
+  }
+  // Deliveries and settlements trail completion a little.
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  const settleDeadline = Date.now() + 60_000;
+  let open = -1;
+  while (Date.now() < settleDeadline) {
+    open = (
+      await db.query(`SELECT count(*)::int AS n FROM billing.reservations WHERE state = 'open'`)
+    ).rows[0].n;
+    const undelivered = [...statuses.keys()].filter((id) => !receiver.deliveries.has(id)).length;
+    if (open === 0 && undelivered === 0) break;
+    await sleep(500);
+  }
+  const doubleCaptured = (
+    await db.query(
+      `SELECT count(*)::int AS n FROM (SELECT task_id FROM billing.records WHERE type = 'usage' GROUP BY task_id HAVING count(*) > 1) d`,
+    )
+  ).rows[0].n;
+  const mismatched = (
+    await db.query(
+      `SELECT count(*)::int AS n FROM tasks.tasks t JOIN billing.reservations r ON r.task_id = t.id
+        WHERE (t.status = 'completed' AND r.state <> 'captured') OR (t.status = 'failed' AND r.state <> 'released')`,
+    )
+  ).rows[0].n;
+  await db.end();
+  const audit = spawnSync(process.execPath, [entry('gateway', 'cli/admin'), 'audit'], {
+    env,
+    encoding: 'utf8',
+  });
+
+  const counts = {
+    accepted: accepted.size,
+    refused_or_failed_in_flight: refused,
+    terminal: statuses.size,
+    completed: [...statuses.values()].filter((s) => s === 'completed').length,
+    failed: [...statuses.values()].filter((s) => s === 'failed').length,
+    not_terminal: pending.size,
+    completed_twice: doubleCaptured,
+    ledger_state_mismatches: mismatched,
+    open_reservations: open,
+    webhook_tasks_without_delivery: [...accepted.keys()].filter(
+      (id) => !receiver.deliveries.has(id),
+    ).length,
+    webhook_deliveries_total: [...receiver.deliveries.values()].reduce((a, b) => a + b, 0),
+    audit_exit_code: audit.status,
+  };
+  console.log(JSON.stringify(counts, null, 2));
+  const ok =
+    counts.accepted > 0 &&
+    counts.not_terminal === 0 &&
+    counts.completed_twice === 0 &&
+    counts.ledger_state_mismatches === 0 &&
+    counts.open_reservations === 0 &&
+    counts.webhook_tasks_without_delivery === 0 &&
+    counts.audit_exit_code === 0;
+  if (!ok)
+    log(
+      `FAILED${audit.status ? `; audit said: ${(audit.stdout + audit.stderr).trim().slice(0, 500)}` : ''}`,
+    );
+  else
+    log(
+      'every accepted task is terminal, none completed twice, every webhook delivered, audit clean',
+    );
+  exitCode = ok ? 0 : 1;
+} catch (error) {
+  log(`error: ${error.stack ?? error}`);
+} finally {
+  server.close();
+  await apps.stopAll();
+  await Promise.allSettled([redis.stop(), postgres.stop()]);
+  clearTimeout(hardDeadline);
+}
+process.exit(exitCode);

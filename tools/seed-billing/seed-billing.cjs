@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Seeds one account's ledger with a million (or --records N) billing records
+// in seconds, consistent with its balance (the audit stays clean), then, with
+// --measure, times the billing use-cases on it exactly as the gateway runs them.
+//
+//   node tools/seed-billing/seed-billing.cjs [--records 1000000] [--days 365]
+//        [--account <uuid>] [--currency USD] [--measure] [--database-url postgres://...]
+//
+// --account: an account created through the admin API (balance 0, no records
+// yet) so its key can query the seeded ledger over HTTP; default: a new id
+// that exists only in the ledger. DATABASE_URL is read when --database-url is absent.
+const { randomUUID } = require('node:crypto');
+const fs = require('node:fs');
+const { parseArgs } = require('node:util');
+const { Client } = require('pg');
+const { seedLedger } = require('./seed-ledger.cjs');
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    days: { type: 'string', default: '365' },
+    account: { type: 'string' },
+    currency: { type: 'string', default: 'USD' },
+    measure: { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
+  },
+});
+
+const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+if (!databaseUrl) {
+  process.stderr.write('seed-billing: set DATABASE_URL or pass --database-url\n');
+  process.exit(2);
+}
+
+/** Loads the TypeScript libs as the app build compiles them (SWC, @genhub/* aliases). */
+function registerTypeScript() {
+  require('../build/register-aliases.cjs');
+  const { transformSync } = require('@swc/core');
+  const { swcOptions } = require('../build/swc-options.cjs');
+  require.extensions['.ts'] = (module, filename) => {
+    const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+      ...swcOptions(),
+      filename,
+      swcrc: false,
+      sourceMaps: false,
+    });
+    module._compile(code, filename);
+  };
+  require('reflect-metadata');
+}
+
+async function timed(label, runs, fn) {
+  await fn(); // warm-up
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  ms.sort((a, b) => a - b);
+  const p = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))].toFixed(2);
+  console.log(`  ${label.padEnd(44)} median ${p(0.5)} ms   p95 ${p(0.95)} ms   (${runs} runs)`);
+}
+
+async function measure(accountId) {
+  registerTypeScript();
+  const { DataSource } = require('typeorm');
+  const { dataSourceOptions } = require('@genhub/database');
+  const data = require('@genhub/billing-data-access');
+  const feature = require('@genhub/billing-feature');
+  const dataSource = new DataSource(
+    dataSourceOptions({ url: databaseUrl, entities: data.BILLING_ENTITIES }),
+  );
+  await dataSource.initialize();
+  try {
+    const history = new data.BillingHistoryRepository(dataSource);
+    const billings = new feature.ListBillingsUseCase(history);
+    const usage = new feature.GetUsageUseCase(history);
+    const audit = new feature.AuditLedgerUseCase(new data.LedgerAuditRepository(dataSource));
+    console.log('latency (use-case + PostgreSQL, no HTTP):');
+    await timed('billings page 1 (per_page 20)', 50, () => billings.execute({ accountId }));
+    await timed('billings page 10,000 (per_page 20)', 50, () =>
+      billings.execute({ accountId, page: 10_000 }),
+    );
+    await timed('billings page 10,000 (per_page 100, last)', 50, () =>
+      billings.execute({ accountId, page: 10_000, perPage: 100 }),
+    );
+    await timed('billings page 5,000 type=top-up', 50, () =>
+      billings.execute({ accountId, page: 500, type: 'top-up' }),
+    );
+    await timed('usage (current month)', 50, () => usage.execute({ accountId }));
+    const today = new Date().toISOString().slice(0, 10);
+    await timed('usage (start_date 2000-01-01 .. today)', 50, () =>
+      usage.execute({ accountId, startDate: '2000-01-01', endDate: today }),
+    );
+    await timed('audit (all accounts)', 3, async () => {
+      const report = await audit.execute();
+      if (report.failing.some((a) => a.accountId === accountId))
+        throw new Error(`audit fails for ${accountId}`);
+    });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function main() {
+  const records = Number(values.records);
+  if (!Number.isInteger(records) || records < 1)
+    throw new Error('--records must be a positive integer');
+  const accountId = values.account ?? randomUUID();
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const started = Date.now();
+    const result = await seedLedger(client, {
+      accountId,
+      currency: values.currency,
+      records,
+      days: Number(values.days),
+    });
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `seeded account ${accountId}: ${records} records (${result.topups} top-ups, ${result.usages} usage) ` +
+        `in ${seconds.toFixed(1)} s; balance ${(result.balanceUnits / 1e6).toFixed(6)} ${values.currency}`,
+    );
+    await client.query('ANALYZE billing.records, billing.usage_daily, billing.balances');
+  } finally {
+    await client.end();
+  }
+  if (values.measure) await measure(accountId);
+}
+
+main().catch((error) => {
+  process.stderr.write(`seed-billing: ${error.message}\n`);
+  process.exit(1);
+});
