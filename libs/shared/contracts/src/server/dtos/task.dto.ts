@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { TASK_FAILURE_CODES } from '@genhub/errors';
+import { TASK_CODES, TASK_FAILURE_CODES, TaskCode } from '@genhub/errors';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
@@ -167,7 +167,10 @@ export class TaskFailedResultDto {
   @ApiProperty({ type: [String], maxItems: 0, description: 'Always empty.' })
   outputs!: string[];
 
-  @ApiProperty({ description: 'Error message.', example: 'Error during processing' })
+  @ApiProperty({
+    description: 'Error message.',
+    example: TASK_CODES[TaskCode.TaskExecutionFailed].message,
+  })
   error!: string;
 
   @ApiProperty({ example: CREATED_AT_EXAMPLE })

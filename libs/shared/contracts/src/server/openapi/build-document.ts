@@ -98,7 +98,10 @@ const ERROR_RESPONSES: Record<string, ResponseObject> = {
       'Invalid parameters (missing field, wrong type, value out of range) or an unrecognized provider (nested business code 1401). Nothing was charged.',
     content: json(ref('V1Error'), {
       invalidParameters: v1(400, 'prompt must be a string'),
-      unknownProvider: v1(400, { code: 1401, error: unknownProviderMessage('acme') }),
+      unknownProvider: v1(400, {
+        code: APP_ERRORS.unknown_provider.innerCode,
+        error: unknownProviderMessage('acme'),
+      }),
     }),
   },
   V1Unauthorized: {
