@@ -1,0 +1,5 @@
+const preset = require('../jest.preset.js');
+
+// Renders deploy/overlays/* and validates every object against the Kubernetes
+// (and KEDA) schemas; checks docker/compose.yml against the config pieces.
+module.exports = { ...preset, displayName: 'deploy', roots: ['<rootDir>/deploy'] };

@@ -1,0 +1,197 @@
+// Tests poke at rendered YAML as loose data.
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-non-null-assertion */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { schemaProblems } from './k8s-schema';
+import {
+  deployRoot,
+  K8sObject,
+  overlayDirs,
+  readObjects,
+  readYaml,
+  renderKustomization,
+} from './kustomize';
+import { policyProblems } from './policy';
+
+const overlays = overlayDirs(deployRoot);
+const rendered = new Map(overlays.map((dir) => [basename(dir), renderKustomization(dir)]));
+const production = () => structuredClone(rendered.get('production')!);
+const byKindName = (objects: K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name) as K8sObject &
+    Record<string, any>;
+
+describe('rendered overlays', () => {
+  it('finds the dev and production overlays', () => {
+    expect([...rendered.keys()].sort()).toEqual(['dev', 'production']);
+  });
+
+  describe.each([...rendered.keys()])('%s', (name) => {
+    const objects = rendered.get(name)!;
+
+    it('renders every object of the base once, in one namespace', () => {
+      const ids = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(objects).toHaveLength(18);
+      expect(new Set(objects.map((o) => o.metadata.namespace)).size).toBe(1);
+    });
+
+    it('validates every object against the Kubernetes and KEDA schemas', () => {
+      expect(objects.flatMap(schemaProblems)).toEqual([]);
+    });
+
+    it('meets the deployment policy (probes, limits, PDBs, autoscalers, secrets, migration)', () => {
+      expect(policyProblems(objects)).toEqual([]);
+    });
+  });
+
+  it('production pins a registry image with a tag for every container', () => {
+    const images = production()
+      .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
+      .flatMap((o: any) => o.spec.template.spec.containers.map((c: { image: string }) => c.image));
+    expect(images).toHaveLength(5);
+    for (const image of images)
+      expect(image).toMatch(/^registry\.example\.com\/genhub\/[a-z-]+:0\.1\.0$/);
+  });
+
+  it('overlay patches land (production raises the gateway and autoscaling floors)', () => {
+    const objects = production();
+    const gateway = byKindName(objects, 'Deployment', 'genhub-gateway');
+    const container = gateway.spec.template.spec.containers[0];
+    expect(container.resources.limits).toEqual({ cpu: '2', memory: '768Mi' });
+    // the strategic merge kept the rest of the container
+    expect(container.readinessProbe.httpGet.path).toBe('/ready');
+    expect(container.env.length).toBeGreaterThan(5);
+    expect(byKindName(objects, 'HorizontalPodAutoscaler', 'genhub-gateway').spec.minReplicas).toBe(
+      3,
+    );
+    expect(byKindName(objects, 'ScaledObject', 'genhub-task-worker').spec.maxReplicaCount).toBe(50);
+    expect(byKindName(objects, 'Deployment', 'genhub-billing').spec.replicas).toBe(2);
+  });
+
+  it('keeps the example Secret out of every kustomization, and it carries only placeholders', () => {
+    const kustomizations = [join(deployRoot, 'base'), ...overlays].map((d) =>
+      join(d, 'kustomization.yaml'),
+    );
+    for (const file of kustomizations) {
+      const k = readYaml(file)[0] as { resources?: string[]; patches?: { path: string }[] };
+      const referenced = [...(k.resources ?? []), ...(k.patches ?? []).map((p) => p.path)];
+      expect(referenced.filter((r) => r.includes('secret'))).toEqual([]);
+    }
+    const [secret] = readObjects(join(deployRoot, 'secret.example.yaml')) as any[];
+    expect(schemaProblems(secret)).toEqual([]);
+    for (const value of Object.values<string>(secret.stringData))
+      expect(value).toMatch(/CHANGE-ME|example/);
+    // every key the manifests reference exists in the example
+    const referencedKeys = new Set<string>();
+    JSON.stringify(production(), (key, value) => {
+      if (value && typeof value === 'object' && value.name === 'genhub-secrets' && value.key)
+        referencedKeys.add(value.key);
+      return value;
+    });
+    expect(referencedKeys.size).toBeGreaterThan(5);
+    for (const key of referencedKeys) expect(Object.keys(secret.stringData)).toContain(key);
+  });
+
+  it('lists only files that exist in the base', () => {
+    const base = join(deployRoot, 'base');
+    const k = readYaml(join(base, 'kustomization.yaml'))[0] as { resources: string[] };
+    const yamls = readdirSync(base).filter(
+      (f) => f.endsWith('.yaml') && f !== 'kustomization.yaml',
+    );
+    expect([...k.resources].sort()).toEqual(yamls.sort());
+    for (const r of k.resources) expect(existsSync(join(base, r))).toBe(true);
+  });
+});
+
+describe('the validation fails on broken manifests', () => {
+  it('a value of the wrong type fails the schema', () => {
+    const objects = production();
+    const gateway = byKindName(objects, 'HorizontalPodAutoscaler', 'genhub-gateway');
+    gateway.spec.maxReplicas = 'ten';
+    expect(schemaProblems(gateway)).toEqual([
+      expect.stringContaining('maxReplicas must be integer'),
+    ]);
+  });
+
+  it('a missing required field fails the schema', () => {
+    const pdb = byKindName(production(), 'PodDisruptionBudget', 'genhub-gateway');
+    const worker = byKindName(production(), 'Deployment', 'genhub-task-worker');
+    delete worker.spec.template.spec.containers[0].name;
+    expect(schemaProblems(worker)).toEqual([expect.stringContaining("required property 'name'")]);
+    pdb.spec.maxUnavailable = { pods: 1 };
+    expect(schemaProblems(pdb).join()).toContain('maxUnavailable');
+  });
+
+  it('a misspelt field (unknown to the schema) fails the strict pass', () => {
+    const worker = byKindName(production(), 'Deployment', 'genhub-task-worker');
+    const c = worker.spec.template.spec.containers[0];
+    c.livenesProbe = c.livenessProbe;
+    delete c.livenessProbe;
+    expect(schemaProblems(worker)).toEqual([
+      'Deployment/genhub-task-worker: spec.template.spec.containers[0].livenesProbe is not a known field',
+    ]);
+  });
+
+  it('a broken KEDA ScaledObject fails its CRD schema', () => {
+    const scaled = byKindName(production(), 'ScaledObject', 'genhub-task-worker');
+    delete scaled.spec.scaleTargetRef;
+    expect(schemaProblems(scaled).join()).toContain('scaleTargetRef');
+  });
+
+  it('an unknown kind is refused', () => {
+    expect(
+      schemaProblems({ apiVersion: 'apps/v1', kind: 'Deployment2', metadata: { name: 'x' } }),
+    ).toEqual(['Deployment2/x: unknown apiVersion/kind apps/v1/Deployment2']);
+  });
+
+  it('missing probes, limits, a short grace period and a missing PDB fail the policy', () => {
+    const objects = production().filter(
+      (o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'genhub-billing'),
+    );
+    const billing = byKindName(objects, 'Deployment', 'genhub-billing');
+    const c = billing.spec.template.spec.containers[0];
+    delete c.readinessProbe;
+    c.livenessProbe.httpGet.path = '/ready';
+    delete c.resources.limits.memory;
+    billing.spec.template.spec.terminationGracePeriodSeconds = 20;
+    expect(policyProblems(objects)).toEqual([
+      'Deployment/genhub-billing: livenessProbe must GET /health',
+      'Deployment/genhub-billing: readinessProbe must GET /ready',
+      'Deployment/genhub-billing: resources.limits.memory is missing',
+      'Deployment/genhub-billing: terminationGracePeriodSeconds 20 < 30 (SHUTDOWN_GRACE_MS 25000 + preStop 0 s + 5 s)',
+      'Deployment/genhub-billing: 0 PodDisruptionBudgets select it (want 1)',
+    ]);
+  });
+
+  it('a literal secret, an unknown variable, a stray autoscaler target and a missing KEDA list fail the policy', () => {
+    const objects = production();
+    const gateway = byKindName(objects, 'Deployment', 'genhub-gateway');
+    const env = gateway.spec.template.spec.containers[0].env;
+    env.find((e: { name: string }) => e.name === 'ADMIN_TOKEN').valueFrom = undefined;
+    env.find((e: { name: string }) => e.name === 'ADMIN_TOKEN').value = 'hunter2hunter2hunter2';
+    env.push({ name: 'ADMIN_TOKENS', value: 'x' });
+    byKindName(objects, 'HorizontalPodAutoscaler', 'genhub-gateway').spec.scaleTargetRef.name =
+      'genhub-gw';
+    byKindName(objects, 'ConfigMap', 'genhub-config').data.QUEUE_PREFIX = 'other';
+    expect(policyProblems(objects)).toEqual(
+      expect.arrayContaining([
+        'Deployment/genhub-gateway: ADMIN_TOKEN must come from a secretKeyRef',
+        'Deployment/genhub-gateway: ADMIN_TOKENS is not a configuration variable of gateway',
+        'Deployment/genhub-gateway: ADMIN_TOKEN is not taken from the Secret',
+        'Deployment/genhub-gateway: needs an HPA on CPU',
+        'HorizontalPodAutoscaler/genhub-gateway: scale target Deployment/genhub-gw does not exist',
+        'ScaledObject/genhub-task-worker: no trigger on other:tasks:wait',
+        'ScaledObject/genhub-webhook-dispatcher: no trigger on other:webhooks:active',
+      ]),
+    );
+  });
+
+  it('a Secret in the rendered output and a missing migration Job fail the policy', () => {
+    const objects = production().filter((o) => o.kind !== 'Job');
+    objects.push(...readObjects(join(deployRoot, 'secret.example.yaml')));
+    expect(policyProblems(objects)).toEqual([
+      'a Secret is rendered: secrets are created out of band, never kept in manifests',
+      'no migration Job runs dist/gateway/apps/gateway/src/cli/migrate.js',
+    ]);
+  });
+});
