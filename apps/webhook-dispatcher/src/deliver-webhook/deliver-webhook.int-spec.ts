@@ -379,7 +379,9 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
         const last = Math.max(...healthy.map((r) => r.requests[0].at));
         expect(last - t0).toBeLessThan(1000);
-        expect(hanging.every((r) => r.requests.length === 1)).toBe(true);
+        // The hanging receivers were called too (once: their time-out is 3 s away), just not waited for.
+        await until(() => hanging.every((r) => r.requests.length >= 1), 2000);
+        expect(hanging.map((r) => r.requests.length)).toEqual(Array(10).fill(1));
       } finally {
         await d.stop();
       }
