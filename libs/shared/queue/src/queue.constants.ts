@@ -75,8 +75,10 @@ export const JOB_OPTIONS = {
   // failures are terminal states, not job failures.
   'run-task': { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, ...keep },
   'settle-task': { attempts: 20, backoff: { type: 'exponential', delay: 500 }, ...keep },
-  // Delivery attempts are counted by the dispatcher itself (WEBHOOK_RETRY_DELAYS_MS).
-  'deliver-webhook': { attempts: 1, ...keep },
+  // Attempts at the receiver are counted by the dispatcher itself (WEBHOOK_RETRY_DELAYS_MS);
+  // these job retries only cover our own outages (PostgreSQL or Redis down mid-attempt),
+  // which the dispatcher's replay check makes safe.
+  'deliver-webhook': { attempts: 8, backoff: { type: 'exponential', delay: 1000 }, ...keep },
 } as const satisfies Record<JobName, JobsOptions>;
 
 /** BullMQ custom ids may not contain ':'. */
