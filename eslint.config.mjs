@@ -9,6 +9,95 @@ const sameAndShared = (scope, ...more) => ({
   onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', 'scope:platform', ...more],
 });
 
+/**
+ * Who may depend on whom. Test files (specs) may also use the testing lib;
+ * shipped code never can.
+ */
+function boundaryConstraints(forTests) {
+  const constraints = [
+    // What kind of project may use what kind.
+    {
+      sourceTag: 'type:app',
+      onlyDependOnLibsWithTags: [
+        'type:feature',
+        'type:data-access',
+        'type:adapter',
+        'type:contracts',
+        'type:util',
+      ],
+    },
+    {
+      sourceTag: 'type:feature',
+      onlyDependOnLibsWithTags: ['type:data-access', 'type:adapter', 'type:contracts', 'type:util'],
+    },
+    {
+      sourceTag: 'type:data-access',
+      onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
+    },
+    {
+      sourceTag: 'type:adapter',
+      onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
+    },
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
+    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+    {
+      sourceTag: 'type:testing',
+      onlyDependOnLibsWithTags: [
+        'type:feature',
+        'type:data-access',
+        'type:adapter',
+        'type:contracts',
+        'type:util',
+      ],
+    },
+    // Which domain may use which: only apps span domains.
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    {
+      sourceTag: 'scope:platform',
+      onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'],
+    },
+    {
+      sourceTag: 'scope:providers',
+      onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform', 'scope:providers'],
+    },
+    // Test helpers compose every domain (migrations, factories) but ship in no app.
+    {
+      sourceTag: 'scope:testing',
+      onlyDependOnLibsWithTags: [
+        'scope:shared',
+        'scope:platform',
+        'scope:accounts',
+        'scope:tasks',
+        'scope:billing',
+        'scope:webhooks',
+        'scope:providers',
+      ],
+    },
+    sameAndShared('accounts'),
+    sameAndShared('tasks', 'scope:providers'),
+    sameAndShared('billing'),
+    // The dispatcher signs with the account's webhook secret, read through the accounts lib.
+    sameAndShared('webhooks', 'scope:accounts'),
+  ];
+  if (!forTests) return constraints;
+  return constraints.map((c) => ({
+    ...c,
+    onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing', 'scope:testing'],
+  }));
+}
+
+function boundaryRule(forTests) {
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: false,
+      allow: [],
+      banTransitiveDependencies: true,
+      depConstraints: boundaryConstraints(forTests),
+    },
+  ];
+}
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -27,84 +116,7 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          banTransitiveDependencies: true,
-          depConstraints: [
-            // What kind of project may use what kind.
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: [
-                'type:feature',
-                'type:data-access',
-                'type:adapter',
-                'type:contracts',
-                'type:util',
-              ],
-            },
-            {
-              sourceTag: 'type:feature',
-              onlyDependOnLibsWithTags: [
-                'type:data-access',
-                'type:adapter',
-                'type:contracts',
-                'type:util',
-              ],
-            },
-            {
-              sourceTag: 'type:data-access',
-              onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
-            },
-            {
-              sourceTag: 'type:adapter',
-              onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
-            },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            {
-              sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: [
-                'type:feature',
-                'type:data-access',
-                'type:adapter',
-                'type:contracts',
-                'type:util',
-              ],
-            },
-            // Which domain may use which: only apps span domains.
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            {
-              sourceTag: 'scope:platform',
-              onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'],
-            },
-            {
-              sourceTag: 'scope:providers',
-              onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform', 'scope:providers'],
-            },
-            // Test helpers compose every domain (migrations, factories) but ship in no app.
-            {
-              sourceTag: 'scope:testing',
-              onlyDependOnLibsWithTags: [
-                'scope:shared',
-                'scope:platform',
-                'scope:accounts',
-                'scope:tasks',
-                'scope:billing',
-                'scope:webhooks',
-                'scope:providers',
-              ],
-            },
-            sameAndShared('accounts'),
-            sameAndShared('tasks', 'scope:providers'),
-            sameAndShared('billing'),
-            // The dispatcher signs with the account's webhook secret, read through the accounts lib.
-            sameAndShared('webhooks', 'scope:accounts'),
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaryRule(false),
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
@@ -166,5 +178,10 @@ export default [
         },
       ],
     },
+  },
+  {
+    // Specs may import the testing lib (factories, test servers, in-memory fakes).
+    files: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaryRule(true) },
   },
 ];

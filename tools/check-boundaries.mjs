@@ -21,6 +21,11 @@ const cases = [
     why: 'browser contracts importing Nest',
   },
   {
+    file: 'libs/tasks/feature/src/__boundary_probe__.ts',
+    code: "import '@genhub/testing';\n",
+    why: 'shipped code importing the testing lib',
+  },
+  {
     file: 'libs/tasks/data-access/src/__boundary_probe__.ts',
     code: "import '@genhub/tasks-feature';\n",
     why: 'data-access importing a feature lib',

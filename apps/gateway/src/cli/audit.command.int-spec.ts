@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test-only helper
 import { createTestDatabase, dropTestDatabase } from '@genhub/testing';
 import { runAuditCommand } from './audit.command';
 

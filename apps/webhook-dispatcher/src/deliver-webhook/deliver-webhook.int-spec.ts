@@ -12,7 +12,6 @@ import {
   QueueName,
   WebhookPayload,
 } from '@genhub/queue';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test servers from the testing lib, in a spec only
 import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
 import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { WorkerModule } from '../worker.module';

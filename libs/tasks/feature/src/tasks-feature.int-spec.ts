@@ -25,7 +25,7 @@ import { TaskRepository } from '@genhub/tasks-data-access';
 import { RESERVATION_PORT, ReservationOutcome, ReservationRequest } from './ports/reservation.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { TasksFeatureModule } from './tasks-feature.module';
-import { InMemoryObjectStorage } from './testing/in-memory-object-storage';
+import { InMemoryObjectStorage } from '@genhub/testing';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';

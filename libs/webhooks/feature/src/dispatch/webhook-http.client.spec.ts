@@ -1,4 +1,3 @@
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test servers from the testing lib, in a spec only
 import { closedPort, WebhookReceiver } from '@genhub/testing';
 import { WebhookHttpClient } from './webhook-http.client';
 
