@@ -135,6 +135,7 @@ export default [
     files: [
       'libs/shared/config/**/*.ts',
       '**/main.ts',
+      'apps/*/src/tracing.ts',
       'apps/*/src/cli/*.ts',
       '**/*.spec.ts',
       '**/*.int-spec.ts',

@@ -17,7 +17,8 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec).ts'],
   setupFiles: ['reflect-metadata'],
-  // standardwebhooks depends on ESM-only @stablelib/* packages: Jest must transform them
-  // (Node itself loads them through require(esm)).
-  transformIgnorePatterns: ['/node_modules/(?!@stablelib/)'],
+  // standardwebhooks depends on ESM-only @stablelib/* packages, bull-board's @fastify/static
+  // on the ESM-only content-disposition: Jest must transform them (Node itself loads them
+  // through require(esm)).
+  transformIgnorePatterns: ['/node_modules/(?!@stablelib/|content-disposition/)'],
 };

@@ -1,15 +1,20 @@
 import { getMetadataStorage } from 'class-validator';
 import {
   AdminConfig,
+  ChatConfig,
   DatabaseConfig,
   HttpConfig,
+  LedgerAuditConfig,
   ListenConfig,
   LogConfig,
+  ProvidersConfig,
   RedisConfig,
   SecurityConfig,
   ShutdownConfig,
   StorageConfig,
+  StuckTaskSweepConfig,
   TaskConfig,
+  TracingConfig,
   WebhookConfig,
 } from '@genhub/config';
 
@@ -24,14 +29,15 @@ const COMMON: Piece[] = [
   RedisConfig,
   StorageConfig,
   SecurityConfig,
+  TracingConfig,
 ];
 
 /** The config pieces each app loads (mirrors the ConfigModule.forRoot calls in apps/*). */
 export const APP_PIECES: Record<string, Piece[]> = {
-  gateway: [...COMMON, AdminConfig, TaskConfig],
-  'task-worker': [...COMMON, TaskConfig],
+  gateway: [...COMMON, AdminConfig, TaskConfig, ChatConfig, ProvidersConfig],
+  'task-worker': [...COMMON, TaskConfig, ProvidersConfig, StuckTaskSweepConfig],
   'webhook-dispatcher': [...COMMON, WebhookConfig],
-  billing: COMMON,
+  billing: [...COMMON, LedgerAuditConfig],
 };
 export const APPS = Object.keys(APP_PIECES);
 

@@ -20,6 +20,7 @@ import {
   uploadRss,
   webhookDelay,
 } from './lib/scenarios.mjs';
+import { waitQuiet } from './lib/quiet.mjs';
 import { aggRuns } from './lib/stats.mjs';
 import { watchTerminalNotices } from './lib/terminal-notices.mjs';
 
@@ -46,14 +47,19 @@ async function oneRun(run) {
     log(`run ${run}: seeding ${ACCOUNTS} accounts`);
     const keys = await seedAccounts(platform.baseUrl, env.ADMIN_TOKEN, ACCOUNTS);
     log(`run ${run}: 200 submits/s for ${DURATION} s`);
+    await waitQuiet(log);
     const rate = await fixedRate({ platform, keys, notices, rate: 200, duration: DURATION });
     log(`run ${run}: submit throughput, 50 connections`);
+    await waitQuiet(log);
     const throughput = await submitThroughput({ platform, keys, notices, duration: DURATION });
     log(`run ${run}: result polling, 50 connections`);
+    await waitQuiet(log);
     const poll = await polling({ platform, tasks: rate.ids.slice(0, 1000), duration: DURATION });
     log(`run ${run}: one hot account`);
+    await waitQuiet(log);
     const hot = await hotAccount({ platform, key: keys[0], duration: DURATION });
     log(`run ${run}: webhook delay`);
+    await waitQuiet(log);
     const webhook = await webhookDelay({
       platform,
       keys,
@@ -62,6 +68,7 @@ async function oneRun(run) {
       duration: Math.min(5, DURATION),
     });
     log(`run ${run}: 100 MB upload`);
+    await waitQuiet(log);
     const upload = await uploadRss({ platform, key: keys[1] });
     const { ids: _ids, ...rateFigures } = rate;
     return { rate: rateFigures, throughput, poll, hot, webhook, upload };

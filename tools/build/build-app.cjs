@@ -12,7 +12,10 @@ if (!app) {
   console.error('usage: build-app.cjs <app>');
   process.exit(2);
 }
-const outRoot = path.join(workspaceRoot, 'dist', app);
+// An optional second argument builds elsewhere (tests that must not race other builds of dist/<app>).
+const outRoot = process.argv[3]
+  ? path.resolve(process.argv[3])
+  : path.join(workspaceRoot, 'dist', app);
 const sourceRoots = [path.join('apps', app, 'src'), 'libs'];
 const skip = /(\.spec\.ts|\.int-spec\.ts|\.d\.ts)$/;
 

@@ -3,6 +3,7 @@
 //   index.js/.d.ts        the browser entry (types, client, error catalogue)
 //   server/index.js/.d.ts the DTO classes
 //   vendor/errors/        @genhub/errors, inlined (it is not published on its own)
+//   vendor/money/         @genhub/money, inlined (currencies, micro-units of the admin DTOs)
 //   openapi.json, package.json, README.md
 // tsc emits CommonJS + declarations; the @genhub/* aliases are then rewritten
 // to relative paths so the package stands alone.
@@ -26,8 +27,12 @@ execFileSync(
 const placements = {
   'shared/contracts/src': '.',
   'shared/errors/src': 'vendor/errors',
+  'shared/money/src': 'vendor/money',
 };
-const aliases = { '@genhub/errors': 'vendor/errors/index' };
+const aliases = {
+  '@genhub/errors': 'vendor/errors/index',
+  '@genhub/money': 'vendor/money/index',
+};
 
 function* walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

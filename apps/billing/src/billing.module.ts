@@ -3,6 +3,7 @@ import {
   ConfigModule,
   DatabaseConfig,
   HttpConfig,
+  LedgerAuditConfig,
   ListenConfig,
   LogConfig,
   RedisConfig,
@@ -13,10 +14,11 @@ import {
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import { BillingFeatureModule } from '@genhub/billing-feature';
 import { DatabaseModule } from '@genhub/database';
-import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
 
+import { LedgerAuditScheduler } from './ledger-audit/ledger-audit.scheduler';
 import { OpenReservationsMetrics } from './settle-task/open-reservations.metrics';
 import { SettleTaskProcessor } from './settle-task/settle-task.processor';
 
@@ -42,6 +44,7 @@ export class BillingModule implements OnModuleInit {
             RedisConfig,
             StorageConfig,
             SecurityConfig,
+            LedgerAuditConfig,
           ],
           env,
           defaults: { PORT: '3003' },
@@ -54,7 +57,12 @@ export class BillingModule implements OnModuleInit {
         BillingDataAccessModule,
         BillingFeatureModule,
       ],
-      providers: [SettleTaskProcessor, OpenReservationsMetrics],
+      providers: [
+        SettleTaskProcessor,
+        OpenReservationsMetrics,
+        LedgerAuditScheduler,
+        QueueDepthMetrics,
+      ],
     };
   }
 

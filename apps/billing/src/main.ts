@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { bootstrapService } from '@genhub/observability';
 import { BillingModule } from './billing.module';

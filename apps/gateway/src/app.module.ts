@@ -3,11 +3,13 @@ import { AccountsFeatureModule } from '@genhub/accounts-feature';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import {
   AdminConfig,
+  ChatConfig,
   ConfigModule,
   DatabaseConfig,
   HttpConfig,
   ListenConfig,
   LogConfig,
+  ProvidersConfig,
   RedisConfig,
   SecurityConfig,
   ShutdownConfig,
@@ -15,13 +17,14 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
 import { LedgerAccountBalances } from './admin/ledger-account-balances';
 import { BillingHttpModule } from './billing/billing-http.module';
 import { CdnController } from './cdn/cdn.controller';
+import { ChatHttpModule } from './chat/chat-http.module';
 import { DocsModule } from './docs/docs.module';
 import { FilesController } from './files/files.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
@@ -40,6 +43,8 @@ export const GATEWAY_CONFIG = [
   AdminConfig,
   SecurityConfig,
   TaskConfig,
+  ChatConfig,
+  ProvidersConfig,
 ];
 
 /** The public API, the admin API and (in embedded mode) the /cdn route. */
@@ -68,6 +73,7 @@ export class AppModule implements OnModuleInit {
         TasksHttpModule,
         BillingHttpModule,
         WebhooksHttpModule,
+        ChatHttpModule.forRoot(),
         DocsModule,
       ],
       controllers: [CdnController, FilesController],
@@ -76,6 +82,7 @@ export class AppModule implements OnModuleInit {
         UploadFileUseCase,
         SweepExpiredUploadsUseCase,
         UploadRetentionScheduler,
+        QueueDepthMetrics,
       ],
     };
   }

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { HttpConfig, loadConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { registerQueueBoard } from './admin/queue-board.plugin';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 import { gatewayValidationPipe } from './filters/validation.pipe';
 
@@ -25,6 +26,7 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
 
   app.useGlobalFilters(app.get(GatewayExceptionFilter));
   app.useGlobalPipes(gatewayValidationPipe());
+  await registerQueueBoard(app);
   // Nest registers its JSON parser during init; ours replaces it afterwards.
   await app.init();
 

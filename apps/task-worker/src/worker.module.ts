@@ -5,20 +5,30 @@ import {
   HttpConfig,
   ListenConfig,
   LogConfig,
+  ProvidersConfig,
   RedisConfig,
   ShutdownConfig,
   StorageConfig,
   SecurityConfig,
+  StuckTaskSweepConfig,
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import {
+  METRICS,
+  MetricsService,
+  ObservabilityModule,
+  QueueDepthMetrics,
+  ReadinessRegistry,
+} from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
-import { TasksFeatureModule } from '@genhub/tasks-feature';
+import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
+import { SETTLEMENT_PORT, SettlementPort, TasksFeatureModule } from '@genhub/tasks-feature';
 import { RunTaskProcessor } from './run-task/run-task.processor';
+import { StuckTaskSweepScheduler } from './sweep-stuck-tasks/stuck-task-sweep.scheduler';
 
-/** Runs tasks from the tasks queue. Serves only /health, /ready and /metrics. */
+/** Runs tasks from the tasks queue and sweeps stuck ones. Serves only /health, /ready and /metrics. */
 @Module({})
 export class WorkerModule implements OnModuleInit {
   constructor(
@@ -41,6 +51,8 @@ export class WorkerModule implements OnModuleInit {
             StorageConfig,
             SecurityConfig,
             TaskConfig,
+            ProvidersConfig,
+            StuckTaskSweepConfig,
           ],
           env,
           defaults: { PORT: '3001' },
@@ -49,9 +61,24 @@ export class WorkerModule implements OnModuleInit {
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
-        TasksFeatureModule.forWorker(),
+        // A run settles its reservation in the statement that ends it (the ledger's SQL),
+        // counted under the billing app's settlements metric.
+        TasksFeatureModule.forWorker({
+          imports: [BillingDataAccessModule],
+          settlement: {
+            provide: SETTLEMENT_PORT,
+            inject: [LedgerRepository, MetricsService],
+            useFactory: (ledger: LedgerRepository, metrics: MetricsService): SettlementPort => {
+              const settlements = metrics.counter(METRICS.settlements);
+              return {
+                settlementCte: (request, when) => ledger.settlementCte(request, when),
+                counted: (outcome) => settlements.inc({ outcome }),
+              };
+            },
+          },
+        }),
       ],
-      providers: [RunTaskProcessor],
+      providers: [RunTaskProcessor, QueueDepthMetrics, StuckTaskSweepScheduler],
     };
   }
 

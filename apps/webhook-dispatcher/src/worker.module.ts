@@ -12,7 +12,7 @@ import {
   WebhookConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { ObservabilityModule, ReadinessRegistry } from '@genhub/observability';
+import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
 
@@ -59,7 +59,7 @@ export class WorkerModule implements OnModuleInit {
           secretSource: { provide: WebhookSecretSource, useClass: AccountsWebhookSecretSource },
         }),
       ],
-      providers: [DeliverWebhookProcessor],
+      providers: [DeliverWebhookProcessor, QueueDepthMetrics],
     };
   }
 

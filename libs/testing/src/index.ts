@@ -4,3 +4,7 @@ export * from './test-database';
 export * from './in-memory-object-storage';
 
 export * from './webhook-receiver';
+export * from './fake-upstreams/openai-chat';
+export * from './fake-upstreams';
+export * from './in-memory-storage.module';
+export * from './tcp-proxy';

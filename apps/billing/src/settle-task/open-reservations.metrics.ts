@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LedgerAuditRepository } from '@genhub/billing-data-access';
-import { MetricsService } from '@genhub/observability';
+import { METRICS, MetricsService } from '@genhub/observability';
 
 /** Open reservations right now (read on scrape from a partial index): a stuck settle shows here. */
 @Injectable()
@@ -12,16 +12,12 @@ export class OpenReservationsMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     const audit = this.audit;
-    this.metrics.gauge({
-      name: 'billing_open_reservations',
-      help: 'Reservations not yet captured or released',
-      async collect() {
-        try {
-          this.set(await audit.openReservationCount());
-        } catch {
-          // PostgreSQL down: /ready reports it; keep the last value.
-        }
-      },
+    this.metrics.gauge(METRICS.openReservations, async function collect() {
+      try {
+        this.set(await audit.openReservationCount());
+      } catch {
+        // PostgreSQL down: /ready reports it; keep the last value.
+      }
     });
   }
 }

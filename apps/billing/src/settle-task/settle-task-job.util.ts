@@ -20,5 +20,6 @@ export function parseSettleTaskJob(data: unknown): SettleTaskJob {
     throw new UnrecoverableError('settle-task: accountId must be a UUID');
   if (job.outcome !== 'capture' && job.outcome !== 'release')
     throw new UnrecoverableError('settle-task: outcome must be capture or release');
-  return { v: 1, taskId: job.taskId, accountId: job.accountId, outcome: job.outcome };
+  const requestId = typeof job.requestId === 'string' ? job.requestId : undefined;
+  return { v: 1, taskId: job.taskId, accountId: job.accountId, outcome: job.outcome, requestId };
 }

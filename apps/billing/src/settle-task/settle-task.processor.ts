@@ -1,8 +1,14 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { SettleTaskUseCase } from '@genhub/billing-feature';
-import { MetricsService } from '@genhub/observability';
+import {
+  jobLogContext,
+  METRICS,
+  MetricsService,
+  recordJobTimings,
+  withLogContext,
+} from '@genhub/observability';
 import { JobName, QueueName } from '@genhub/queue';
 import { parseSettleTaskJob } from './settle-task-job.util';
 
@@ -13,29 +19,44 @@ import { parseSettleTaskJob } from './settle-task-job.util';
  * database failure throws and BullMQ retries per JOB_OPTIONS.
  */
 @Processor(QueueName.Billing, { concurrency: 20 })
-export class SettleTaskProcessor extends WorkerHost {
+export class SettleTaskProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
   private readonly logger = new Logger(SettleTaskProcessor.name);
   private readonly settled;
 
   constructor(
     private readonly settle: SettleTaskUseCase,
-    metrics: MetricsService,
+    private readonly metrics: MetricsService,
   ) {
     super();
-    this.settled = metrics.counter({
-      name: 'billing_settlements_total',
-      help: 'Settle events by result: captured, released, or unchanged (already settled or unknown)',
-      labelNames: ['outcome'] as const,
-    });
+    this.settled = metrics.counter(METRICS.settlements);
   }
 
-  async process(job: Job): Promise<string> {
+  onApplicationBootstrap(): void {
+    recordJobTimings(this.worker, this.metrics);
+  }
+
+  /** SIGTERM: finish the settles in flight before the database pool closes (deepest modules close first). */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker.close();
+  }
+
+  process(job: Job): Promise<string> {
+    return withLogContext(jobLogContext(job.data ?? {}), () => this.settleJob(job));
+  }
+
+  private async settleJob(job: Job): Promise<string> {
     if (job.name !== JobName.SettleTask) throw new Error(`billing: unexpected job ${job.name}`);
     const data = parseSettleTaskJob(job.data);
     const result = await this.settle.execute(data);
     this.settled.inc({ outcome: result });
-    if (result === 'unchanged')
-      this.logger.debug(`settle ${data.outcome} ${data.taskId}: nothing open (already settled)`);
+    this.logger.debug(
+      result === 'unchanged'
+        ? `settle ${data.outcome}: nothing open (already settled)`
+        : `settle ${data.outcome}: ${result}`,
+    );
     return result;
   }
 }

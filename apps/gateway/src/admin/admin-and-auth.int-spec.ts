@@ -301,6 +301,34 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       ).status,
     ).toBe(200);
   });
+
+  it("rotates an account's webhook secret (extension, decision 0066)", async () => {
+    const account = await createAccount();
+    const rotated = await call(`${gw.url}/admin/v1/accounts/${account.id}/webhook-secret`, {
+      method: 'POST',
+      headers: admin(),
+    });
+    expect(rotated).toMatchObject({
+      status: 200,
+      body: { id: account.id, webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]+$/) },
+    });
+    const secret = (rotated.body as { webhook_secret: string }).webhook_secret;
+    expect(secret).not.toBe(account.webhook_secret);
+    const [row] = await db.query(`SELECT webhook_secret FROM accounts.accounts WHERE id = $1`, [
+      account.id,
+    ]);
+    expect(row.webhook_secret).toBe(secret);
+
+    const unknown = await call(
+      `${gw.url}/admin/v1/accounts/00000000-0000-0000-0000-000000000000/webhook-secret`,
+      { method: 'POST', headers: admin() },
+    );
+    expect(unknown).toMatchObject({ status: 404, body: { code: 404, error: 'Not found' } });
+    const anonymous = await call(`${gw.url}/admin/v1/accounts/${account.id}/webhook-secret`, {
+      method: 'POST',
+    });
+    expect(anonymous.status).toBe(401);
+  });
 });
 
 /** Polls `check` until it holds; fails if it does not within `ms`. */

@@ -8,9 +8,18 @@ import {
   GetUsageUseCase,
   ListBillingsUseCase,
 } from '@genhub/billing-feature';
+import {
+  type ApiEnvelopeDto,
+  type BalanceDto,
+  type BillingsExportQueryDto,
+  type BillingsPageDto,
+  type BillingsQueryDto,
+  envelope,
+  type RawQuery,
+  type UsageQueryDto,
+  type UsageStatisticsDto,
+} from '@genhub/contracts/server';
 import { optionalInt, optionalString, optionalType } from './billing-query.util';
-
-type Query = Record<string, unknown>;
 
 /** `GET /v1/balance`: no envelope (interface.md). */
 @Controller('v1')
@@ -20,7 +29,7 @@ export class BalanceController {
 
   @Get('balance')
   @Header('Cache-Control', 'no-store')
-  async get(@CurrentAccount() account: AuthenticatedAccount) {
+  async get(@CurrentAccount() account: AuthenticatedAccount): Promise<BalanceDto> {
     const result = await this.balance.execute({
       accountId: account.id,
       currency: account.currency,
@@ -44,31 +53,37 @@ export class BillingsController {
   ) {}
 
   @Get('billings')
-  async list(@CurrentAccount() account: AuthenticatedAccount, @Query() query: Query) {
+  async list(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Query() query: RawQuery<BillingsQueryDto>,
+  ): Promise<ApiEnvelopeDto<BillingsPageDto>> {
     const data = await this.billings.execute({
       accountId: account.id,
       page: optionalInt(query, 'page'),
       perPage: optionalInt(query, 'per_page'),
       type: optionalType(query),
     });
-    return { code: 200, message: 'success', data };
+    return envelope(data);
   }
 
   @Get('usage')
-  async get(@CurrentAccount() account: AuthenticatedAccount, @Query() query: Query) {
+  async get(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Query() query: RawQuery<UsageQueryDto>,
+  ): Promise<ApiEnvelopeDto<UsageStatisticsDto>> {
     const data = await this.usage.execute({
       accountId: account.id,
       period: optionalString(query, 'period'),
       startDate: optionalString(query, 'start_date'),
       endDate: optionalString(query, 'end_date'),
     });
-    return { code: 200, message: 'success', data };
+    return envelope(data);
   }
 
   @Get('billings/export')
   async export(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Query() query: Query,
+    @Query() query: RawQuery<BillingsExportQueryDto>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const result = await this.exporter.execute({

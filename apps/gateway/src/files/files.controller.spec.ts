@@ -19,7 +19,6 @@ interface SharpLike {
   toBuffer(): Promise<Buffer>;
 }
 // sharp ships no types for its CommonJS entry.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sharp = require('sharp') as (options: object) => SharpLike;
 
 const ACCOUNT = {

@@ -2,6 +2,7 @@ import '@fastify/multipart';
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import { type ApiEnvelopeDto, envelope, type UploadAnswerDto } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import {
   NOT_MULTIPART_MESSAGE,
@@ -22,7 +23,7 @@ export class FilesController {
   async upload(
     @Req() req: FastifyRequest,
     @CurrentAccount() account: AuthenticatedAccount,
-  ): Promise<{ code: 200; message: 'success'; data: { url: string } }> {
+  ): Promise<ApiEnvelopeDto<UploadAnswerDto>> {
     if (!req.isMultipart()) {
       throw new AppException(AppErrorCode.InvalidRequest, {
         message: NOT_MULTIPART_MESSAGE,
@@ -30,7 +31,7 @@ export class FilesController {
       });
     }
     const { url } = await this.uploadFile.execute({ accountId: account.id, files: fileParts(req) });
-    return { code: 200, message: 'success', data: { url } };
+    return envelope({ url });
   }
 }
 

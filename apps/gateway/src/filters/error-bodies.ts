@@ -1,22 +1,13 @@
+import type { ChatErrorDto, V1ErrorDto, V3ErrorDto } from '@genhub/contracts/server';
 import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
 import { ResponseFamily } from './response-family';
 
-/** `/v1/` and admin: `{code, error}`; `error` is nested `{code, error}` for some codes. */
-export interface StandardErrorBody {
-  code: number;
-  error: string | { code: number; error: string };
-}
-/** `/api/v3/`: the envelope with `data: null` (decision 0010). */
-export interface EnvelopeErrorBody {
-  code: number;
-  message: string;
-  data: null;
-}
-/** Chat endpoints: the common chat-completions error object. */
-export interface ChatErrorBody {
-  error: { message: string; type: string; param: string | null };
-}
-export type ErrorBody = StandardErrorBody | EnvelopeErrorBody | ChatErrorBody;
+/**
+ * The three error shapes of the contracts (decision 0010): `/v1/` and admin
+ * `{code, error}` (`error` nested `{code, error}` for some codes), `/api/v3/`
+ * the envelope with `data: null`, chat the chat-completions error object.
+ */
+export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto;
 
 /**
  * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
@@ -32,8 +23,10 @@ const V1_ERROR_FORM = {
   account_suspended: 'string',
   content_blocked: 'string',
   not_found: 'string',
+  model_not_found: 'string',
   conflict: 'string',
   payload_too_large: 'string',
+  upstream_error: 'string',
   service_unavailable: 'string',
   internal: 'string',
 } as const satisfies Record<AppErrorCode, 'string' | 'nested'>;
@@ -53,13 +46,15 @@ const CHAT_ERROR_TYPE = {
   account_suspended: 'standard',
   content_blocked: 'invalid_request_error',
   not_found: 'not_found_error',
+  model_not_found: 'invalid_request_error',
   conflict: 'invalid_request_error',
   payload_too_large: 'invalid_request_error',
+  upstream_error: 'api_error',
   service_unavailable: 'server_error',
   internal: 'server_error',
 } as const satisfies Record<AppErrorCode, string>;
 
-function standardBody(error: AppException): StandardErrorBody {
+function standardBody(error: AppException): V1ErrorDto {
   const entry = APP_ERRORS[error.code] as { innerCode?: number };
   if (V1_ERROR_FORM[error.code] === 'nested' && entry.innerCode !== undefined)
     return { code: error.status, error: { code: entry.innerCode, error: error.message } };

@@ -1,5 +1,7 @@
 import { HttpException } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@genhub/database';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { isRedisUnavailable } from '@genhub/queue';
 
 /** A Fastify/Nest error: `code` (FST_ERR_…) and `statusCode`. */
 interface TransportError {
@@ -9,12 +11,15 @@ interface TransportError {
 }
 
 /**
- * Anything thrown while serving a request → a catalogue error. Returns
- * undefined for an unexpected failure (a bug or an outage): it becomes a
- * logged 500 `Server error`, never its own text.
+ * Anything thrown while serving a request → a catalogue error; PostgreSQL
+ * or Redis being unavailable → 503. Returns undefined for an unexpected failure (a
+ * bug): it becomes a logged 500 `Server error`, never its own text.
  */
 export function toAppException(error: unknown, bodyLimit: number): AppException | undefined {
   if (error instanceof AppException) return error;
+  // PostgreSQL (or, for sync=true, Redis) down: a retryable 503, not a 500 (decision 0022).
+  if (isDatabaseUnavailable(error) || isRedisUnavailable(error))
+    return new AppException(AppErrorCode.ServiceUnavailable);
   const transport = (error ?? {}) as TransportError;
   const code = typeof transport.code === 'string' ? transport.code : '';
   // Nest hands Fastify's errors over as HttpException(message, statusCode), a

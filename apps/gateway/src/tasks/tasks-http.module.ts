@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
+import { METRICS, MetricsService } from '@genhub/observability';
 import { RESERVATION_PORT, ReservationPort, TasksFeatureModule } from '@genhub/tasks-feature';
 import { TasksController } from './tasks.controller';
 
 /**
  * Submit, result, sync, delete and the model list. The reservation made in
- * the submit transaction is the ledger's (billing data-access). Needs the
- * global AccountsFeatureModule (ApiKeyGuard), StorageModule and QueueModule.
+ * the submit statement is the ledger's (billing data-access), counted by
+ * outcome. Needs the global AccountsFeatureModule (ApiKeyGuard), StorageModule
+ * and QueueModule.
  */
 @Module({
   imports: [
@@ -14,10 +16,19 @@ import { TasksController } from './tasks.controller';
       imports: [BillingDataAccessModule],
       reservation: {
         provide: RESERVATION_PORT,
-        inject: [LedgerRepository],
-        useFactory: (ledger: LedgerRepository): ReservationPort => ({
-          reserve: (manager, request) => ledger.reserve(manager, request),
-        }),
+        inject: [LedgerRepository, MetricsService],
+        useFactory: (ledger: LedgerRepository, metrics: MetricsService): ReservationPort => {
+          const reservations = metrics.counter(METRICS.reservations);
+          const byOutcome = {
+            reserved: reservations.labels('reserved'),
+            insufficient: reservations.labels('insufficient'),
+          };
+          return {
+            reservationCte: (request) => ledger.reservationCte(request),
+            shortfall: (accountId) => ledger.shortfall(accountId),
+            counted: (outcome) => byOutcome[outcome].inc(),
+          };
+        },
       },
     }),
   ],

@@ -15,6 +15,7 @@ import {
   SecurityConfig,
   StorageConfig,
   TaskConfig,
+  ProvidersConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule } from '@genhub/observability';
@@ -39,6 +40,7 @@ describe('task endpoints (HTTP)', () => {
             StorageConfig,
             SecurityConfig,
             TaskConfig,
+            ProvidersConfig,
           ],
           env: { ...process.env, LOG_LEVEL: 'silent', STORAGE_DIR: join(dir, 'objects') },
         }),

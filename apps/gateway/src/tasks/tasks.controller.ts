@@ -8,11 +8,23 @@ import {
   Param,
   Post,
   Query,
+  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  type ApiEnvelopeDto,
+  type DeleteTaskAnswerDto,
+  envelope,
+  type ListModelsQueryDto,
+  type ModelEntryDto,
+  type RawQuery,
+  type SubmitAckDto,
+  type SubmitTaskQueryDto,
+  type TaskResultBody,
+} from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import {
   DeleteTaskUseCase,
@@ -42,8 +54,6 @@ function parseSync(value: unknown): boolean {
   });
 }
 
-const envelope = <T>(data: T) => ({ code: 200, message: 'success', data });
-
 /** The task endpoints: translate HTTP to use-case input and back, nothing more. */
 @Controller()
 @UseGuards(ApiKeyGuard)
@@ -63,10 +73,13 @@ export class TasksController {
     @Param('provider') provider: string,
     @Param('model') model: string,
     @Param('run_type') runType: string,
-    @Query() query: Record<string, unknown>,
+    // Parsed by hand (no DTO instance or validation on the hot path), typed by the contract's fields.
+    @Query() query: RawQuery<SubmitTaskQueryDto>,
+    // The model's input: validated by the submit use-case with the model kind's input DTO.
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
     @Headers('idempotency-key') idempotencyKey?: string,
-  ) {
+  ): Promise<SubmitAckDto | TaskResultBody> {
     const input = {
       accountId: account.id,
       provider,
@@ -76,6 +89,7 @@ export class TasksController {
       webhook: single(query.webhook, 'webhook'),
       prefix: single(query.prefix, 'prefix'),
       idempotencyKey,
+      requestId: request.id,
     };
     return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
   }
@@ -85,7 +99,7 @@ export class TasksController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('id') id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  ): Promise<TaskResultBody> {
     const { body, retryAfter } = await this.getResult.execute({
       accountId: account.id,
       taskId: id,
@@ -96,12 +110,15 @@ export class TasksController {
 
   @Delete('api/v3/predictions/:id')
   @HttpCode(200)
-  async remove(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
+  async remove(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('id') id: string,
+  ): Promise<ApiEnvelopeDto<DeleteTaskAnswerDto>> {
     return envelope(await this.deleteTask.execute({ accountId: account.id, taskId: id }));
   }
 
   @Get('api/v3/models')
-  models(@Query() query: Record<string, unknown>) {
+  models(@Query() query: RawQuery<ListModelsQueryDto>): ApiEnvelopeDto<ModelEntryDto[]> {
     return envelope(
       this.listModels.execute({
         category: single(query.category, 'category'),

@@ -69,8 +69,18 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** The gateway as main.ts builds it (same module, Fastify options and set-up), on 127.0.0.1. */
-export async function startGateway(overrides: NodeJS.ProcessEnv = {}): Promise<RunningGateway> {
+export interface CreateGatewayOptions {
+  /** Add the test-only failure routes (default true). */
+  testRoutes?: boolean;
+  /** Runs after the app is created and before it is initialised (routes registered). */
+  beforeInit?: (app: NestFastifyApplication) => void | Promise<void>;
+}
+
+/** The gateway as main.ts builds it (same module, Fastify options and set-up), not listening. */
+export async function createGateway(
+  overrides: NodeJS.ProcessEnv = {},
+  options: CreateGatewayOptions = {},
+): Promise<NestFastifyApplication> {
   const env: NodeJS.ProcessEnv = {
     // eslint-disable-next-line no-restricted-syntax -- tests read the per-run DATABASE_URL/QUEUE_PREFIX
     ...process.env,
@@ -86,11 +96,19 @@ export async function startGateway(overrides: NodeJS.ProcessEnv = {}): Promise<R
   class TestGatewayModule {}
 
   const adapter = new FastifyAdapter({ ...gatewayFastifyOptions(env), genReqId: requestId });
-  const app = await NestFactory.create<NestFastifyApplication>(TestGatewayModule, adapter, {
-    logger: false,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    options.testRoutes === false ? AppModule.forRoot(env) : TestGatewayModule,
+    adapter,
+    { logger: false, abortOnError: false },
+  );
+  await options.beforeInit?.(app);
   await configureGateway(app);
+  return app;
+}
+
+/** The gateway with the test routes, listening on 127.0.0.1. */
+export async function startGateway(overrides: NodeJS.ProcessEnv = {}): Promise<RunningGateway> {
+  const app = await createGateway(overrides);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return { url: `http://127.0.0.1:${address.port}`, app, close: () => app.close() };

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
-import { GetWebhookDeliveriesUseCase, WebhookDeliveriesView } from '@genhub/webhooks-feature';
+import { type ApiEnvelopeDto, envelope, type WebhookDeliveryDto } from '@genhub/contracts/server';
+import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 
 /** The caller's view of one task's webhook delivery: status and every attempt. */
 @Controller('api/v3/predictions')
@@ -12,8 +13,7 @@ export class WebhookDeliveriesController {
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('id') taskId: string,
-  ): Promise<{ code: 200; message: 'success'; data: WebhookDeliveriesView }> {
-    const data = await this.getDeliveries.execute({ accountId: account.id, taskId });
-    return { code: 200, message: 'success', data };
+  ): Promise<ApiEnvelopeDto<WebhookDeliveryDto>> {
+    return envelope(await this.getDeliveries.execute({ accountId: account.id, taskId }));
   }
 }

@@ -1,7 +1,14 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
+import {
+  jobLogContext,
+  METRICS,
+  MetricsService,
+  recordJobTimings,
+  withLogContext,
+} from '@genhub/observability';
 import { JobName, QueueName, RunTaskJob } from '@genhub/queue';
 import { RunTaskUseCase } from '@genhub/tasks-feature';
 
@@ -15,14 +22,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * sure it completes once.
  */
 @Processor(QueueName.Tasks, { autorun: false, maxStalledCount: 5 })
-export class RunTaskProcessor extends WorkerHost implements OnApplicationBootstrap {
+export class RunTaskProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
   private readonly logger = new Logger(RunTaskProcessor.name);
+  private readonly outcomes;
 
   constructor(
     private readonly runTask: RunTaskUseCase,
     private readonly config: TaskConfig,
+    private readonly metrics: MetricsService,
   ) {
     super();
+    this.outcomes = metrics.counter(METRICS.taskOutcomes);
   }
 
   onApplicationBootstrap(): void {
@@ -34,19 +47,41 @@ export class RunTaskProcessor extends WorkerHost implements OnApplicationBootstr
     // The lock manager copied the construction-time lock settings: rebuild it (not yet started).
     (this.worker as unknown as { createLockManager(): void }).createLockManager();
     this.worker.concurrency = this.config.TASK_CONCURRENCY;
+    recordJobTimings(this.worker, this.metrics);
     void this.worker
       .run()
       .catch((e: Error) => this.logger.error(`task worker stopped: ${e.message}`));
   }
 
-  async process(job: Job<RunTaskJob>): Promise<string> {
+  /**
+   * SIGTERM: stop taking jobs and let the running ones finish (bounded by
+   * SHUTDOWN_GRACE_MS) BEFORE the database pool and queues close in
+   * onApplicationShutdown — Nest shuts the deepest modules down first.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker.close();
+  }
+
+  process(job: Job<RunTaskJob>): Promise<string> {
+    return withLogContext(jobLogContext(job.data ?? {}), () => this.run(job));
+  }
+
+  private async run(job: Job<RunTaskJob>): Promise<string> {
     if (job.name !== JobName.RunTask)
       throw new UnrecoverableError(`unexpected job ${job.name} on the tasks queue`);
     const data = job.data;
     if (data?.v !== 1 || typeof data.taskId !== 'string' || !UUID.test(data.taskId))
       throw new UnrecoverableError('malformed run-task payload');
-    const outcome = await this.runTask.execute({ taskId: data.taskId });
-    this.logger.log({ taskId: data.taskId, attempt: job.attemptsMade + 1, outcome }, 'task run');
+    const {
+      outcome,
+      model = '',
+      code,
+    } = await this.runTask.run({
+      taskId: data.taskId,
+      requestId: data.requestId,
+    });
+    this.outcomes.inc({ model, outcome, code: code === undefined ? '' : String(code) });
+    this.logger.log({ attempt: job.attemptsMade + 1, outcome, code }, 'task run');
     return outcome;
   }
 }

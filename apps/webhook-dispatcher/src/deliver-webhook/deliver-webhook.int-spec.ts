@@ -207,11 +207,13 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       expect(r.requests).toHaveLength(3);
 
       const [t1, t2, t3] = r.requests.map((q) => q.at);
-      expect(t1 - enqueuedAt).toBeLessThan(1000);
+      // Lower bounds are the schedule; upper bounds leave room for a loaded
+      // machine while still telling 2 s from 4 s.
+      expect(t1 - enqueuedAt).toBeLessThan(2000);
       expect(t2 - t1).toBeGreaterThanOrEqual(1950);
-      expect(t2 - t1).toBeLessThan(2800);
+      expect(t2 - t1).toBeLessThan(3500);
       expect(t3 - t2).toBeGreaterThanOrEqual(3950);
-      expect(t3 - t2).toBeLessThan(4800);
+      expect(t3 - t2).toBeLessThan(5500);
 
       // Same id and identical bytes on every attempt, each signature valid.
       expect(new Set(r.requests.map((q) => q.headers['webhook-id']))).toEqual(new Set([taskId]));
@@ -351,7 +353,12 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
   });
 
   describe('throughput: slow receivers do not delay the others', () => {
-    it('delivers to 90 healthy receivers within a second while 10 others hang', async () => {
+    // The bound is behaviour, not speed: a dispatcher that waited on a hanging
+    // receiver would hold the healthy ones for its 3 s time-out. Below that,
+    // the margin absorbs a loaded CI machine.
+    const NOT_HELD_MS = 2500;
+
+    it('delivers to 90 healthy receivers well before a hanging one times out', async () => {
       const d = await Dispatcher.start({ WEBHOOK_TIMEOUT_MS: '3000' });
       try {
         const accountId = (
@@ -377,7 +384,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         );
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
         const last = Math.max(...healthy.map((r) => r.requests[0].at));
-        expect(last - t0).toBeLessThan(1000);
+        expect(last - t0).toBeLessThan(NOT_HELD_MS);
         // The hanging receivers were called too (once: their time-out is 3 s away), just not waited for.
         await until(() => hanging.every((r) => r.requests.length >= 1), 2000);
         expect(hanging.map((r) => r.requests.length)).toEqual(Array(10).fill(1));
@@ -422,7 +429,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         }
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
         const last = Math.max(...healthy.map((r) => r.requests[0].at));
-        expect(last - t0).toBeLessThan(1000);
+        expect(last - t0).toBeLessThan(NOT_HELD_MS);
         // Never more than the per-host limit in flight at the slow host.
         expect(slow.requests.length).toBe(2);
       } finally {

@@ -2,7 +2,13 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
-import { MetricsService } from '@genhub/observability';
+import {
+  jobLogContext,
+  METRICS,
+  MetricsService,
+  recordJobTimings,
+  withLogContext,
+} from '@genhub/observability';
 import { JobName, QueueName } from '@genhub/queue';
 import {
   DeliverWebhookResult,
@@ -28,28 +34,18 @@ export class DeliverWebhookProcessor
   constructor(
     private readonly deliver: DeliverWebhookUseCase,
     private readonly config: WebhookConfig,
-    metrics: MetricsService,
+    private readonly metrics: MetricsService,
   ) {
     super();
-    this.attempts = metrics.counter({
-      name: 'webhook_attempts_total',
-      help: 'Webhook delivery attempts by outcome (delivered, failed: a retry follows, abandoned: the last one failed)',
-      labelNames: ['outcome'] as const,
-    });
-    this.latency = metrics.histogram({
-      name: 'webhook_delivery_latency_seconds',
-      help: 'Time from the task turning terminal (delivery enqueued) to the start of the first attempt',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    });
-    this.deferrals = metrics.counter({
-      name: 'webhook_deferrals_total',
-      help: 'Attempts put back because their receiver host was at its concurrency limit',
-    });
+    this.attempts = metrics.counter(METRICS.webhookAttempts);
+    this.latency = metrics.histogram(METRICS.webhookLatency);
+    this.deferrals = metrics.counter(METRICS.webhookDeferrals);
   }
 
   onApplicationBootstrap(): void {
     // The decorator's options are static; the configured concurrency is applied here.
     this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
+    recordJobTimings(this.worker, this.metrics);
   }
 
   /**
@@ -60,7 +56,11 @@ export class DeliverWebhookProcessor
     await this.worker.close();
   }
 
-  async process(job: Job, token?: string): Promise<DeliverWebhookResult> {
+  process(job: Job, token?: string): Promise<DeliverWebhookResult> {
+    return withLogContext(jobLogContext(job.data ?? {}), () => this.attempt(job, token));
+  }
+
+  private async attempt(job: Job, token?: string): Promise<DeliverWebhookResult> {
     if (job.name !== JobName.DeliverWebhook) {
       throw new UnrecoverableError(`unknown job ${job.name} on the ${QueueName.Webhooks} queue`);
     }
@@ -75,6 +75,7 @@ export class DeliverWebhookProcessor
     }
     if (result.kind === 'attempted') {
       this.attempts.inc({ outcome: result.outcome });
+      this.logger.debug(`webhook attempt ${result.attempt}: ${result.outcome}`);
       if (result.attempt === 1) {
         this.latency.observe(Math.max(0, result.startedAt.getTime() - job.timestamp) / 1000);
       }

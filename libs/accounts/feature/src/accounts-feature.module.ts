@@ -8,6 +8,7 @@ import { ACCOUNT_BALANCES, AccountBalances } from './ports/account-balances.port
 import { CreateAccountUseCase } from './use-cases/create-account/create-account.use-case';
 import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case';
 import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
+import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
 import { TopUpAccountUseCase } from './use-cases/top-up-account/top-up-account.use-case';
@@ -24,6 +25,7 @@ const USE_CASES = [
   GetAccountUseCase,
   IssueApiKeyUseCase,
   RevokeApiKeyUseCase,
+  RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
 ];

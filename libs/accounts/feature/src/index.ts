@@ -11,5 +11,6 @@ export * from './use-cases/create-account/create-account.use-case';
 export * from './use-cases/get-account/get-account.use-case';
 export * from './use-cases/issue-api-key/issue-api-key.use-case';
 export * from './use-cases/revoke-api-key/revoke-api-key.use-case';
+export * from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 export * from './use-cases/set-account-status/set-account-status.use-case';
 export * from './use-cases/top-up-account/top-up-account.use-case';

@@ -1,7 +1,8 @@
 import type { RecordView } from '@genhub/billing-data-access';
+import type { BillingRecordDto } from '@genhub/contracts/server';
 import { fromMicros } from '@genhub/money';
 
-export type BillingRecordTypeFilter = 'top-up' | 'usage';
+export type BillingRecordTypeFilter = BillingRecordDto['type'];
 export const BILLING_RECORD_TYPES: readonly BillingRecordTypeFilter[] = ['top-up', 'usage'];
 
 /** Billings paging (interface.md: default 20, page 1); the maximum page size is ours. */
@@ -11,17 +12,7 @@ export const BILLINGS_MAX_PER_PAGE = 100;
 export const BILLINGS_MAX_PAGE = 1_000_000_000;
 
 /** A billing record as interface.md shows it: `model` and `task_id` only on usage records. */
-export interface BillingRecordJson {
-  id: string;
-  date: string;
-  type: BillingRecordTypeFilter;
-  amount: number;
-  model?: string;
-  task_id?: string;
-  balance_after: number;
-}
-
-export function billingRecordJson(view: RecordView): BillingRecordJson {
+export function billingRecordJson(view: RecordView): BillingRecordDto {
   const head = {
     id: view.id,
     date: view.date,

@@ -1,2 +1,3 @@
 export * from './data-source.factory';
 export * from './database.module';
+export * from './database-outage.util';

@@ -4,3 +4,7 @@ export * from './metrics/metrics.service';
 export * from './metrics/route-family.util';
 export * from './observability.module';
 export { requestId } from './logging/logger.options';
+export * from './logging/log-context';
+export * from './metrics/metric-catalogue';
+export * from './metrics/http-metrics';
+export * from './metrics/queue-metrics';

@@ -73,9 +73,16 @@ export class RedisConfig {
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
-  /** Prefix of every BullMQ key and pub/sub channel; tests use their own. */
+  /**
+   * Prefix of every BullMQ key and pub/sub channel; tests use their own. On a
+   * Redis Cluster wrap it in a hash tag (`{genhub}`) so each queue's keys share
+   * one slot, as BullMQ requires.
+   */
   @EmptyAsUnset()
-  @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1–40 letters, digits, - or _' })
+  @Matches(/^(?:[A-Za-z0-9_-]{1,40}|\{[A-Za-z0-9_-]{1,40}\})$/, {
+    message:
+      'must be 1–40 letters, digits, - or _, optionally wrapped in {} (a Redis Cluster hash tag)',
+  })
   QUEUE_PREFIX = 'genhub';
 }
 
@@ -171,6 +178,11 @@ export class TaskConfig {
   @IsBoolean()
   ENABLE_SIMULATOR = true;
 
+  /** The offline generators of the `local` provider (image, speech, video). */
+  @ToBool()
+  @IsBoolean()
+  ENABLE_LOCAL_MODELS = true;
+
   /** BullMQ lock of a running task job; a worker silent this long is presumed dead and its job re-run. */
   @ToInt()
   @IsInt()
@@ -181,6 +193,42 @@ export class TaskConfig {
   @ToList()
   @IsString({ each: true })
   CONTENT_BLOCKLIST: string[] = [];
+}
+
+/** The task-worker's stuck-task sweeper (decision 0023). */
+export class StuckTaskSweepConfig {
+  /** How often each task-worker tries to sweep (one at a time, by a PostgreSQL advisory lock). */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  STUCK_TASK_SWEEP_INTERVAL_MS = 60_000;
+
+  /**
+   * A task is stuck once it has been processing (since its last claim), or
+   * waiting in `created` (since submit), for its time limit plus this long.
+   * Covers queue waits and stalled-job recovery (a few TASK_LOCK_MS).
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3_600_000)
+  STUCK_TASK_GRACE_MS = 600_000;
+}
+
+export class ProvidersConfig {
+  /** JSON file of upstream providers and their models (docs/providers.example.json); unset: only `local`. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  PROVIDERS_FILE?: string;
+
+  /**
+   * The environment, kept (frozen, not enumerable) for the variables a providers
+   * file names as `api_key_env`: their names are only known once the file is read.
+   */
+  static readonly keepsEnvironment = true;
+  declare readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
 export class WebhookConfig {
@@ -227,4 +275,39 @@ export class LedgerAuditConfig {
   @Min(60_000)
   @Max(30 * 24 * 3_600_000)
   LEDGER_AUDIT_HORIZON_MS = 3_600_000;
+
+  /**
+   * The billing app runs the audit this often and exposes its result as
+   * metrics (the ledger-audit alert reads them); 0 turns the periodic run off.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3_600_000)
+  LEDGER_AUDIT_INTERVAL_MS = 900_000;
+}
+
+export class TracingConfig {
+  /** OpenTelemetry tracing (http, pg, ioredis spans over OTLP/HTTP); off costs nothing. */
+  @ToBool()
+  @IsBoolean()
+  OTEL_ENABLED = false;
+
+  /** OTLP/HTTP base URL; spans go to `<endpoint>/v1/traces`. */
+  @EmptyAsUnset()
+  @IsUrl(URL_OPTS)
+  OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:4318';
+
+  /** Defaults to the app's name (gateway, task-worker, webhook-dispatcher, billing). */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+}
+
+export class ChatConfig {
+  /** Exposes the offline `local/chat` model on the chat endpoints. */
+  @ToBool()
+  @IsBoolean()
+  ENABLE_LOCAL_CHAT = true;
 }

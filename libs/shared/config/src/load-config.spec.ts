@@ -1,13 +1,33 @@
-import { DatabaseConfig, HttpConfig, TaskConfig, WebhookConfig } from './config.pieces';
+import {
+  DatabaseConfig,
+  HttpConfig,
+  RedisConfig,
+  ProvidersConfig,
+  TaskConfig,
+  WebhookConfig,
+} from './config.pieces';
 import { ConfigError, loadConfig } from './load-config';
 
 describe('loadConfig', () => {
+  it('ProvidersConfig: optional file, and the environment for the keys the file names', () => {
+    expect(loadConfig(ProvidersConfig, {}).PROVIDERS_FILE).toBeUndefined();
+    const config = loadConfig(ProvidersConfig, { PROVIDERS_FILE: 'p.json', OPENAI_API_KEY: 'sk' });
+    expect(config.PROVIDERS_FILE).toBe('p.json');
+    expect(config.environment.OPENAI_API_KEY).toBe('sk');
+    expect(Object.isFrozen(config.environment)).toBe(true);
+    expect(Object.keys(config)).not.toContain('environment');
+  });
+
   it('parses typed values and applies class defaults', () => {
     const tasks = loadConfig(TaskConfig, { TASK_CONCURRENCY: '7', CONTENT_BLOCKLIST: 'foo, bar' });
     expect(tasks.TASK_CONCURRENCY).toBe(7);
     expect(tasks.SYNC_TIMEOUT_MS).toBe(600_000);
     expect(tasks.CONTENT_BLOCKLIST).toEqual(['foo', 'bar']);
     expect(tasks.ENABLE_SIMULATOR).toBe(true);
+    expect(tasks.ENABLE_LOCAL_MODELS).toBe(true);
+    expect(loadConfig(TaskConfig, { ENABLE_LOCAL_MODELS: 'false' }).ENABLE_LOCAL_MODELS).toBe(
+      false,
+    );
   });
 
   it('names the variable and the bad value in one line', () => {
@@ -44,5 +64,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig(WebhookConfig, { WEBHOOK_RETRY_DELAYS_MS: '0,x' })).toThrow(
       /WEBHOOK_RETRY_DELAYS_MS/,
     );
+  });
+
+  it('accepts a Redis Cluster hash tag as the queue prefix, and nothing else in braces', () => {
+    expect(loadConfig(RedisConfig, { QUEUE_PREFIX: '{genhub}' }).QUEUE_PREFIX).toBe('{genhub}');
+    expect(loadConfig(RedisConfig, { QUEUE_PREFIX: 'genhub-2' }).QUEUE_PREFIX).toBe('genhub-2');
+    for (const bad of ['{genhub', 'gen{hub}', '{}', 'a:b'])
+      expect(() => loadConfig(RedisConfig, { QUEUE_PREFIX: bad })).toThrow(/QUEUE_PREFIX/);
   });
 });

@@ -50,5 +50,10 @@ export function loadConfig<T extends object>(
   // Keep only the piece's own keys so unrelated variables never leak in.
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) throw describe(errors[0], raw);
+  if ((cls as { keepsEnvironment?: boolean }).keepsEnvironment)
+    Object.defineProperty(instance, 'environment', {
+      value: Object.freeze({ ...raw }),
+      enumerable: false,
+    });
   return instance;
 }

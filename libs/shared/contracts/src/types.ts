@@ -19,7 +19,6 @@ export type WebhookPayload = Schemas['WebhookPayload'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
 export type ModelEntry = Schemas['ModelEntry'];
-export type ModelPrice = Schemas['ModelPrice'];
 export type Balance = Schemas['Balance'];
 export type BillingRecord = Schemas['BillingRecord'];
 export type BillingsPage = Schemas['BillingsPage'];

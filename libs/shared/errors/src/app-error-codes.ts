@@ -13,8 +13,12 @@ export const AppErrorCode = {
   AccountSuspended: 'account_suspended',
   ContentBlocked: 'content_blocked',
   NotFound: 'not_found',
+  /** A chat request names a model that is not in the chat catalogue. */
+  ModelNotFound: 'model_not_found',
   Conflict: 'conflict',
   PayloadTooLarge: 'payload_too_large',
+  /** An upstream provider refused us (credentials) or answered something unusable. */
+  UpstreamError: 'upstream_error',
   ServiceUnavailable: 'service_unavailable',
   Internal: 'internal',
 } as const;
@@ -65,8 +69,10 @@ export const APP_ERRORS = {
     transient: false,
   },
   not_found: { status: 404, message: 'Not found', transient: false },
+  model_not_found: { status: 404, message: 'The model does not exist', transient: false },
   conflict: { status: 409, message: 'Conflict', transient: false },
   payload_too_large: { status: 413, message: 'Request body too large', transient: false },
+  upstream_error: { status: 502, message: 'Upstream provider error', transient: true },
   service_unavailable: {
     status: 503,
     message: 'Service temporarily unavailable, please retry',
@@ -87,4 +93,9 @@ export function insufficientBalanceMessage(
 /** The 400 text for an unrecognized provider (interface.md). */
 export function unknownProviderMessage(provider: string): string {
   return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;
+}
+
+/** The chat 404 text, in the words common chat-completions APIs use. */
+export function modelNotFoundMessage(model: string): string {
+  return `The model \`${model}\` does not exist or you do not have access to it.`;
 }

@@ -1,3 +1,4 @@
 export * from './pubsub.service';
 export * from './queue.constants';
 export * from './queue.module';
+export * from './redis-outage.util';

@@ -53,7 +53,11 @@ export class PubSubService implements OnApplicationShutdown {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      await this.subscriber.subscribe(channel);
+      // Redis down: forget the channel, so the next call subscribes again.
+      await this.subscriber.subscribe(channel).catch((error: unknown) => {
+        this.handlers.delete(channel);
+        throw error;
+      });
     }
     set.add(handler);
     return () => set.delete(handler);

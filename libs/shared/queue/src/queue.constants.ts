@@ -14,14 +14,20 @@ export const JobName = {
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
-/** Payloads carry ids and a schema version, never whole entities. */
+/**
+ * Payloads carry ids and a schema version, never whole entities. `requestId`
+ * is the HTTP request that created the task, for log correlation only
+ * (optional: jobs enqueued before it existed have none).
+ */
 export interface RunTaskJob {
   v: 1;
   taskId: string;
+  requestId?: string;
 }
 export interface SettleTaskJob {
   v: 1;
   taskId: string;
+  requestId?: string;
   accountId: string;
   /** capture: the task's price becomes a usage record; release: the reservation is returned. */
   outcome: 'capture' | 'release';
@@ -33,6 +39,7 @@ export interface SettleTaskJob {
 export interface DeliverWebhookJob {
   v: 1;
   taskId: string;
+  requestId?: string;
   accountId: string;
   url: string;
   payload: WebhookPayload;

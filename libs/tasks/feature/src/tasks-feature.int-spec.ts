@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
-import { Global, Module } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
@@ -10,6 +9,7 @@ import {
   ConfigModule,
   DatabaseConfig,
   LogConfig,
+  ProvidersConfig,
   RedisConfig,
   SecurityConfig,
   StorageConfig,
@@ -20,12 +20,17 @@ import { AppException, TASK_CODES } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
 import { QueueModule, QueueName } from '@genhub/queue';
-import { OBJECT_STORAGE } from '@genhub/storage';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import { RESERVATION_PORT, ReservationOutcome, ReservationRequest } from './ports/reservation.port';
+import {
+  RESERVATION_PORT,
+  ReservationPort,
+  ReservationRequest,
+  ReservationShortfall,
+} from './ports/reservation.port';
+import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { TasksFeatureModule } from './tasks-feature.module';
-import { InMemoryObjectStorage } from '@genhub/testing';
+import { InMemoryObjectStorage, InMemoryStorageModule } from '@genhub/testing';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
@@ -34,17 +39,31 @@ import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case'
 
 const storage = new InMemoryObjectStorage();
 
-@Global()
-@Module({ providers: [{ provide: OBJECT_STORAGE, useValue: storage }], exports: [OBJECT_STORAGE] })
-class TestStorageModule {}
-
 const reservations: ReservationRequest[] = [];
-let reservationAnswer: ReservationOutcome = { ok: true };
-const reservation = {
-  reserve: async (_m: unknown, request: ReservationRequest) => {
+let reservationAnswer: { ok: true } | ({ ok: false } & ReservationShortfall) = { ok: true };
+/** Reserves nothing for real: the `reserved` CTE yields its row when the answer is ok. */
+const reservation: ReservationPort = {
+  reservationCte: (request) => {
     reservations.push(request);
+    return {
+      sql: `reserved AS (SELECT 1 AS one WHERE $1::boolean)`,
+      params: [reservationAnswer.ok],
+    };
+  },
+  shortfall: async () => {
+    if (reservationAnswer.ok) throw new Error('shortfall asked after a reservation');
     return reservationAnswer;
   },
+};
+
+/** Records each settlement in a table, from the run's own terminal statement and only if it won. */
+const settlement: SettlementPort = {
+  settlementCte: (request, when) => ({
+    sql: `settled AS (
+      INSERT INTO public.test_settlements (task_id, outcome) SELECT $1::uuid, $2 WHERE ${when}
+      RETURNING task_id)`,
+    params: [request.taskId, request.outcome],
+  }),
 };
 
 /** A copy of the simulator with a 300 ms time limit. */
@@ -89,6 +108,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
             StorageConfig,
             SecurityConfig,
             TaskConfig,
+            ProvidersConfig,
           ],
           env: {
             ...process.env,
@@ -100,11 +120,13 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
         ObservabilityModule.forRoot('tasks-test'),
         DatabaseModule,
         QueueModule.forRoot(),
-        TestStorageModule,
+        InMemoryStorageModule.with(storage),
         TasksFeatureModule.forGateway({
           reservation: { provide: RESERVATION_PORT, useValue: reservation },
         }),
-        TasksFeatureModule.forWorker(),
+        TasksFeatureModule.forWorker({
+          settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
+        }),
       ],
     })
       .overrideProvider(ModelCatalogue)
@@ -121,7 +143,18 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     queues = Object.fromEntries(
       Object.values(QueueName).map((q) => [q, moduleRef.get<Queue>(getQueueToken(q))]),
     );
+    await ds.query(
+      `CREATE TABLE IF NOT EXISTS public.test_settlements (task_id uuid NOT NULL, outcome text NOT NULL)`,
+    );
   });
+
+  async function settlementsOf(taskId: string): Promise<string[]> {
+    const rows: { outcome: string }[] = await ds.query(
+      `SELECT outcome FROM public.test_settlements WHERE task_id = $1`,
+      [taskId],
+    );
+    return rows.map((r) => r.outcome);
+  }
   afterAll(() => moduleRef.close());
 
   const sim = (body: unknown, more: Partial<SubmitTaskInput> = {}): SubmitTaskInput => ({
@@ -224,7 +257,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     });
   });
 
-  it('runs to completed: PNG outputs under the prefix, exact result shape, settle and webhook jobs', async () => {
+  it('runs to completed: PNG outputs under the prefix, exact result shape, settled, webhook job', async () => {
     const ack = await submit.execute(
       sim(
         { prompt: 'three', num_outputs: 3 },
@@ -252,8 +285,9 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       const stored = storage.objects.get(storage.keyFromUrl(url) as string);
       expect((await sharp(stored?.data).metadata()).format).toBe('png');
     }
-    const settle = await until(() => queues.billing.getJob(`settle-${ack.id}`));
-    expect(settle.data).toEqual({ v: 1, taskId: ack.id, accountId, outcome: 'capture' });
+    // Captured by the run's terminal statement, once: no settle job.
+    expect(await settlementsOf(ack.id)).toEqual(['capture']);
+    expect(await queues.billing.getJob(`settle-${ack.id}`)).toBeUndefined();
     const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
     expect(hook.data.url).toBe('https://example.com/hook?x=1');
     expect(Object.keys(hook.data.payload).sort()).toEqual(
@@ -280,8 +314,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       error: TASK_CODES[1201].message,
       created_at: expect.any(String),
     });
-    const settle = await until(() => queues.billing.getJob(`settle-${ack.id}`));
-    expect(settle.data.outcome).toBe('release');
+    expect(await settlementsOf(ack.id)).toEqual(['release']);
   });
 
   it('fails with 5004 when the model time limit passes, aborting the adapter', async () => {
@@ -311,6 +344,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([
       `outputs/${ack.id}/0-r2.png`,
     ]);
+    expect(await settlementsOf(ack.id)).toEqual(['capture']); // the loser settled nothing
   });
 
   describe('delete', () => {
@@ -411,19 +445,5 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     estimates.clear();
     const ack = await submit.execute(sim(body));
     expect(ack.estimated_duration).toBe(1);
-  });
-
-  it('Idempotency-Key: the same body replays the acknowledgement, another body is refused', async () => {
-    const key = randomUUID();
-    const before = await taskCount();
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        submit.execute(sim({ prompt: 'once' }, { idempotencyKey: key })),
-      ),
-    );
-    expect(new Set(answers.map((a) => a.id)).size).toBe(1);
-    expect(await taskCount()).toBe(before + 1);
-    const e = await refusal(sim({ prompt: 'other' }, { idempotencyKey: key }));
-    expect([e.code, e.status]).toEqual(['conflict', 409]);
   });
 });

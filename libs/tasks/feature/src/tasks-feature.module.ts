@@ -3,16 +3,19 @@ import { ProvidersModule } from '@genhub/providers';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER } from './ports/media-fetcher.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
-import { HttpMediaFetcher } from './services/http-media-fetcher';
+import { StorageMediaFetcher } from './services/storage-media-fetcher';
 import { OutboxRelay } from './services/outbox-relay.service';
 import { SyncWaiter } from './services/sync-waiter.service';
 import { TaskCancellation } from './services/task-cancellation.service';
+import { TaskFinisher } from './services/task-finisher.service';
+import { TaskResultLoader } from './services/task-result-loader.service';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import { SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
+import { SweepStuckTasksUseCase } from './use-cases/sweep-stuck-tasks/sweep-stuck-tasks.use-case';
 
 const GATEWAY_USE_CASES = [
   SubmitTaskUseCase,
@@ -29,9 +32,16 @@ export interface TasksGatewayOptions {
   reservation: Provider;
 }
 
+export interface TasksWorkerOptions {
+  /** Modules the settlement provider needs (e.g. BillingDataAccessModule). */
+  imports?: ModuleMetadata['imports'];
+  /** Binds SETTLEMENT_PORT. */
+  settlement: Provider;
+}
+
 /**
  * The tasks domain for each app. Both run the outbox relay; the gateway gets
- * the request use-cases, the task-worker RunTask. OBJECT_STORAGE (StorageModule)
+ * the request use-cases, the task-worker RunTask and the stuck-task sweeper. OBJECT_STORAGE (StorageModule)
  * and the queues (QueueModule) must be registered by the app.
  */
 @Module({})
@@ -45,23 +55,27 @@ export class TasksFeatureModule {
         OutboxRelay,
         EstimatedDurationService,
         SyncWaiter,
+        TaskResultLoader,
         ...GATEWAY_USE_CASES,
       ],
       exports: [...GATEWAY_USE_CASES, OutboxRelay, SyncWaiter, EstimatedDurationService],
     };
   }
 
-  static forWorker(): DynamicModule {
+  static forWorker(options: TasksWorkerOptions): DynamicModule {
     return {
       module: TasksFeatureModule,
-      imports: [ProvidersModule, TasksDataAccessModule],
+      imports: [ProvidersModule, TasksDataAccessModule, ...(options.imports ?? [])],
       providers: [
+        options.settlement,
         OutboxRelay,
         TaskCancellation,
-        { provide: MEDIA_FETCHER, useClass: HttpMediaFetcher },
+        { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
+        TaskFinisher,
         RunTaskUseCase,
+        SweepStuckTasksUseCase,
       ],
-      exports: [RunTaskUseCase, OutboxRelay, TaskCancellation],
+      exports: [RunTaskUseCase, SweepStuckTasksUseCase, OutboxRelay, TaskCancellation],
     };
   }
 }

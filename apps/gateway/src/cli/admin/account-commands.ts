@@ -8,17 +8,13 @@ import {
   presentAdminAccount,
   presentTopUpRecord,
   RevokeApiKeyUseCase,
+  RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
 } from '@genhub/accounts-feature';
+import { CreateAccountDto, CreateApiKeyDto, TopUpDto } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
-
-import {
-  amountUnits,
-  CreateAccountDto,
-  CreateApiKeyDto,
-  TopUpDto,
-} from '../../admin/dtos/admin.dto';
+import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command';
 
@@ -129,6 +125,17 @@ for (const [name, status] of [
         await app.get(SetAccountStatusUseCase).execute({ accountId: args.positional[0], status }),
       ),
   });
+
+registerAdminCommand({
+  name: 'webhook-secret:rotate',
+  usage: 'webhook-secret:rotate <accountId>',
+  summary: 'give an account a new webhook secret (printed once); the old one stops signing',
+  arity: 1,
+  run: async (app, args) => {
+    const rotated = await app.get(RotateWebhookSecretUseCase).execute(args.positional[0]);
+    return { id: rotated.id, webhook_secret: rotated.webhookSecret };
+  },
+});
 
 registerAdminCommand({
   name: 'demo',

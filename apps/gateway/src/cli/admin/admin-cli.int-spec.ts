@@ -4,7 +4,6 @@ import { runAdminCli } from './run-admin-cli';
 
 const root = path.resolve(__dirname, '../../../../..');
 const env = {
-  // eslint-disable-next-line no-restricted-syntax -- the per-run DATABASE_URL / QUEUE_PREFIX
   ...process.env,
   API_KEY_PEPPER: 'test-pepper-0123456789',
 };

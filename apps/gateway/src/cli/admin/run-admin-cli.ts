@@ -4,6 +4,7 @@ import { AppException } from '@genhub/errors';
 import { adminCommands, findAdminCommand, parseArgs } from './admin-command';
 import { AdminCliModule } from './admin-cli.module';
 import './account-commands';
+import './recovery-commands';
 
 export interface CliOutput {
   out(text: string): void;

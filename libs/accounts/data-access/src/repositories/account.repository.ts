@@ -70,6 +70,20 @@ export class AccountRepository {
     return rows[0] ? accountFromRow(rows[0]) : undefined;
   }
 
+  /**
+   * Replaces the account's webhook secret with a fresh one (decision 0066: no
+   * overlap, the old secret stops signing). Undefined when the account does not exist.
+   */
+  async rotateWebhookSecret(id: string): Promise<AccountEntity | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [rows]: [AccountRow[], number] = await this.dataSource.query(
+      `UPDATE accounts.accounts SET webhook_secret = $2, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, generateWebhookSecret()],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : undefined;
+  }
+
   /** The Standard Webhooks signing key of an account (used by the webhook dispatcher). */
   async findWebhookSecret(accountId: string): Promise<string | undefined> {
     if (!isUuid(accountId)) return undefined;

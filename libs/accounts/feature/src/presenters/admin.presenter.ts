@@ -1,22 +1,13 @@
+import type { AdminAccountDto, BillingRecordDto } from '@genhub/contracts/server';
 import { fromMicros } from '@genhub/money';
 import type { TopUpRecord } from '../ports/account-balances.port';
 import type { AccountView } from '../use-cases/account-view';
 
 /** extensions.md §2: the admin account object. `balance` is net of reservations. */
-export interface AdminAccountBody {
-  id: string;
-  currency: string;
-  account_level: string;
-  balance: number;
-  reserved: number;
-  status: string;
-  webhook_secret?: string;
-}
-
 export function presentAdminAccount(
   view: AccountView,
   options: { withWebhookSecret?: boolean } = {},
-): AdminAccountBody {
+): AdminAccountDto {
   const { account, balance } = view;
   return {
     id: account.id,
@@ -30,15 +21,7 @@ export function presentAdminAccount(
 }
 
 /** interface.md "Billing record" for a top-up. */
-export interface TopUpRecordBody {
-  id: string;
-  date: string;
-  type: 'top-up';
-  amount: number;
-  balance_after: number;
-}
-
-export function presentTopUpRecord(record: TopUpRecord): TopUpRecordBody {
+export function presentTopUpRecord(record: TopUpRecord): BillingRecordDto {
   return {
     id: record.id,
     date: record.createdAt.toISOString().slice(0, 10),

@@ -180,4 +180,83 @@ describe('LedgerRepository (PostgreSQL)', () => {
     );
     expect(sum).toBe(balance?.balanceUnits);
   });
+  describe('captureAmount (charge the actual cost, return the rest of the bound)', () => {
+    it('charges the amount, releases the remainder, and settles once', async () => {
+      const accountId = randomUUID();
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10_000 });
+      const chat = await reserved(accountId, 4000);
+      const first = await ledger.captureAmount({
+        taskId: chat.taskId,
+        accountId,
+        amountUnits: 1234,
+      });
+      expect(first).toMatchObject({
+        outcome: 'captured',
+        record: { type: 'usage', amountUnits: -1234, balanceAfterUnits: 8766, taskId: chat.taskId },
+      });
+      expect(await ledger.balanceOf(accountId)).toMatchObject({
+        balanceUnits: 8766,
+        reservedUnits: 0,
+      });
+      expect(
+        await ledger.captureAmount({ taskId: chat.taskId, accountId, amountUnits: 1 }),
+      ).toEqual({ outcome: 'unchanged' });
+      expect(await ledger.release({ taskId: chat.taskId, accountId })).toEqual({
+        outcome: 'unchanged',
+      });
+      const rollup = await dataSource.query(
+        `SELECT tasks, cost_units FROM billing.usage_daily WHERE account_id = $1`,
+        [accountId],
+      );
+      expect(rollup).toEqual([{ tasks: 1, cost_units: 1234 }]);
+    });
+
+    it('never charges more than the reservation', async () => {
+      const accountId = randomUUID();
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10_000 });
+      const chat = await reserved(accountId, 500);
+      const result = await ledger.captureAmount({
+        taskId: chat.taskId,
+        accountId,
+        amountUnits: 9000,
+      });
+      expect(result).toMatchObject({ outcome: 'captured', record: { amountUnits: -500 } });
+      expect(await ledger.balanceOf(accountId)).toMatchObject({
+        balanceUnits: 9500,
+        reservedUnits: 0,
+      });
+    });
+
+    it('refuses a negative or fractional amount without touching the ledger', async () => {
+      const accountId = randomUUID();
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 1000 });
+      const chat = await reserved(accountId, 1000);
+      for (const amountUnits of [-1, 1.5])
+        await expect(
+          ledger.captureAmount({ taskId: chat.taskId, accountId, amountUnits }),
+        ).rejects.toThrow(RangeError);
+      expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 1000 });
+    });
+
+    it('settles exactly once when amount captures and releases race', async () => {
+      const accountId = randomUUID();
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10_000 });
+      const chat = await reserved(accountId, 3000);
+      const results = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) =>
+          ledger.captureAmount({ taskId: chat.taskId, accountId, amountUnits: 1000 + i }),
+        ),
+        ...Array.from({ length: 2 }, () => ledger.release({ taskId: chat.taskId, accountId })),
+      ]);
+      expect(results.filter((r) => r.outcome !== 'unchanged')).toHaveLength(1);
+      const balance = await ledger.balanceOf(accountId);
+      expect(balance?.reservedUnits).toBe(0);
+      const [{ sum, n }] = await dataSource.query(
+        `SELECT sum(amount_units)::bigint AS sum, count(*)::int AS n FROM billing.records WHERE account_id = $1`,
+        [accountId],
+      );
+      expect(sum).toBe(balance?.balanceUnits);
+      expect(n).toBeLessThanOrEqual(2);
+    });
+  });
 });

@@ -133,20 +133,39 @@ export class LedgerRepository {
    * creates the task). Nothing is written when the balance does not cover it.
    */
   async reserve(manager: EntityManager, input: ReserveInput): Promise<ReserveResult> {
-    const rows: unknown[] = await manager.query(
-      `WITH b AS (
+    const { sql, params } = this.reservationCte(input);
+    const rows: unknown[] = await manager.query(`WITH ${sql} SELECT task_id FROM reserved`, params);
+    if (rows.length === 1) return { ok: true };
+    return { ok: false, ...(await this.shortfall(input.accountId, manager)) };
+  }
+
+  /**
+   * The reservation as a data-modifying CTE named `reserved` ($1…$5), for a
+   * caller that composes it into the statement creating the task: one row
+   * when the balance covered the price (and it is now reserved), none (and
+   * nothing written) otherwise.
+   */
+  reservationCte(input: ReserveInput): { sql: string; params: unknown[] } {
+    return {
+      sql: `reserved_balance AS (
          UPDATE billing.balances SET reserved_units = reserved_units + $3, updated_at = now()
           WHERE account_id = $1 AND balance_units - reserved_units >= $3
-          RETURNING account_id)
-       INSERT INTO billing.reservations (task_id, account_id, amount_units, model, category)
-       SELECT $2, account_id, $3, $4, $5 FROM b
-       RETURNING task_id`,
-      [input.accountId, input.taskId, input.amountUnits, input.model, input.category],
-    );
-    if (rows.length === 1) return { ok: true };
-    const balance = await this.balanceOf(input.accountId, manager);
+          RETURNING account_id),
+       reserved AS (
+         INSERT INTO billing.reservations (task_id, account_id, amount_units, model, category)
+         SELECT $2, account_id, $3, $4, $5 FROM reserved_balance
+         RETURNING task_id)`,
+      params: [input.accountId, input.taskId, input.amountUnits, input.model, input.category],
+    };
+  }
+
+  /** What an account has left to reserve (after a refusal). */
+  async shortfall(
+    accountId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ availableUnits: number; currency: Currency }> {
+    const balance = await this.balanceOf(accountId, manager);
     return {
-      ok: false,
       availableUnits: balance ? balance.balanceUnits - balance.reservedUnits : 0,
       currency: balance?.currency ?? 'USD',
     };
@@ -165,36 +184,34 @@ export class LedgerRepository {
     input: SettleInput,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<CaptureResult> {
+    return this.captureUpTo(input, null, manager);
+  }
+
+  /**
+   * Like `capture`, but charges `amountUnits` (at most the reservation) and
+   * returns the rest to the balance, in the same single conditional
+   * statement. For work priced only once it is done (chat tokens): reserve
+   * an upper bound, then capture the actual cost.
+   */
+  async captureAmount(
+    input: SettleInput & { amountUnits: number },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<CaptureResult> {
+    if (!Number.isSafeInteger(input.amountUnits) || input.amountUnits < 0)
+      throw new RangeError('amountUnits must be a non-negative integer');
+    return this.captureUpTo(input, input.amountUnits, manager);
+  }
+
+  /** The capture statement; `chargeUnits` null charges the whole reservation. */
+  private async captureUpTo(
+    input: SettleInput,
+    chargeUnits: number | null,
+    manager: EntityManager,
+  ): Promise<CaptureResult> {
+    const { sql, params } = this.settlementCte({ ...input, outcome: 'capture', chargeUnits });
     const rows: RecordRow[] = await manager.query(
-      `WITH r AS (
-         UPDATE billing.reservations SET state = 'captured', settled_at = now()
-          WHERE task_id = $1 AND account_id = $2 AND state = 'open'
-          RETURNING task_id, account_id, amount_units, model, category),
-       b AS (
-         UPDATE billing.balances bal
-            SET balance_units = bal.balance_units - r.amount_units,
-                reserved_units = bal.reserved_units - r.amount_units,
-                record_count = bal.record_count + 1,
-                usage_count = bal.usage_count + 1,
-                updated_at = now()
-           FROM r
-          WHERE bal.account_id = r.account_id
-          RETURNING bal.balance_units, bal.record_count, bal.usage_count),
-       rec AS (
-         INSERT INTO billing.records
-                (account_id, seq, type_seq, type, amount_units, balance_after_units, model, category, task_id)
-         SELECT r.account_id, b.record_count, b.usage_count, 'usage', -r.amount_units, b.balance_units,
-                r.model, r.category, r.task_id
-           FROM r, b
-         RETURNING *),
-       roll AS (
-         INSERT INTO billing.usage_daily (account_id, day, category, tasks, cost_units)
-         SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, category, 1, -amount_units FROM rec
-         ON CONFLICT (account_id, day, category) DO UPDATE
-            SET tasks = billing.usage_daily.tasks + 1,
-                cost_units = billing.usage_daily.cost_units + EXCLUDED.cost_units)
-       SELECT * FROM rec`,
-      [input.taskId, input.accountId],
+      `WITH ${sql} SELECT * FROM settle_record`,
+      params,
     );
     return rows[0]
       ? { outcome: 'captured', record: recordFromRow(rows[0]) }
@@ -209,22 +226,76 @@ export class LedgerRepository {
     input: SettleInput,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<ReleaseResult> {
+    const { sql, params } = this.settlementCte({ ...input, outcome: 'release' });
     const rows: { amount_units: number }[] = await manager.query(
-      `WITH r AS (
-         UPDATE billing.reservations SET state = 'released', settled_at = now()
-          WHERE task_id = $1 AND account_id = $2 AND state = 'open'
-          RETURNING account_id, amount_units),
-       b AS (
-         UPDATE billing.balances bal
-            SET reserved_units = bal.reserved_units - r.amount_units, updated_at = now()
-           FROM r
-          WHERE bal.account_id = r.account_id
-          RETURNING r.amount_units)
-       SELECT amount_units FROM b`,
-      [input.taskId, input.accountId],
+      `WITH ${sql} SELECT amount_units FROM settle_balance`,
+      params,
     );
     return rows[0]
       ? { outcome: 'released', amountUnits: rows[0].amount_units }
       : { outcome: 'unchanged' };
+  }
+
+  /**
+   * Capture or release as data-modifying CTEs (`settled`, one row when it
+   * settled, and `settle_…`; parameters $1 and
+   * $2, and $3 for a capture), for capture()/captureAmount()/release() and
+   * for a caller that settles in the statement that ends the task: with
+   * `when` (an SQL condition, e.g. that the caller's terminal write returned
+   * its row) nothing is settled unless it holds. A capture charges
+   * `chargeUnits` (capped at the reservation; absent or null: all of it) and
+   * returns the rest: reserved_units drops by the full reservation, while the
+   * balance, the record and the rollup use the charged amount.
+   */
+  settlementCte(
+    input: SettleInput & { outcome: 'capture' | 'release'; chargeUnits?: number | null },
+    when = 'true',
+  ): { sql: string; params: unknown[] } {
+    if (input.outcome === 'release')
+      return {
+        sql: `settled AS (
+         UPDATE billing.reservations SET state = 'released', settled_at = now()
+          WHERE task_id = $1 AND account_id = $2 AND state = 'open' AND (${when})
+          RETURNING account_id, amount_units),
+       settle_balance AS (
+         UPDATE billing.balances bal
+            SET reserved_units = bal.reserved_units - r.amount_units, updated_at = now()
+           FROM settled r
+          WHERE bal.account_id = r.account_id
+          RETURNING r.amount_units)`,
+        params: [input.taskId, input.accountId],
+      };
+    return {
+      sql: `settled AS (
+         UPDATE billing.reservations SET state = 'captured', settled_at = now()
+          WHERE task_id = $1 AND account_id = $2 AND state = 'open' AND (${when})
+          RETURNING task_id, account_id, amount_units,
+                    LEAST(coalesce($3::bigint, amount_units), amount_units) AS charged_units,
+                    model, category),
+       settle_balance AS (
+         UPDATE billing.balances bal
+            SET balance_units = bal.balance_units - r.charged_units,
+                reserved_units = bal.reserved_units - r.amount_units,
+                record_count = bal.record_count + 1,
+                usage_count = bal.usage_count + 1,
+                updated_at = now()
+           FROM settled r
+          WHERE bal.account_id = r.account_id
+          RETURNING bal.balance_units, bal.record_count, bal.usage_count),
+       settle_record AS (
+         INSERT INTO billing.records
+                (account_id, seq, type_seq, type, amount_units, balance_after_units, model, category, task_id)
+         SELECT r.account_id, b.record_count, b.usage_count, 'usage', -r.charged_units, b.balance_units,
+                r.model, r.category, r.task_id
+           FROM settled r, settle_balance b
+         RETURNING *),
+       settle_rollup AS (
+         INSERT INTO billing.usage_daily (account_id, day, category, tasks, cost_units)
+         SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, category, 1, -amount_units FROM settle_record
+         ON CONFLICT (account_id, day, category) DO UPDATE
+            SET tasks = billing.usage_daily.tasks + 1,
+                cost_units = billing.usage_daily.cost_units + EXCLUDED.cost_units)`,
+      params: [input.taskId, input.accountId, input.chargeUnits ?? null],
+    };
   }
 }

@@ -4,8 +4,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyServerOptions } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, HttpConfig, ListenConfig, ShutdownConfig } from '@genhub/config';
+import { HttpMetrics } from '../metrics/http-metrics';
 import { MetricsService } from '../metrics/metrics.service';
-import { routeFamily } from '../metrics/route-family.util';
 import { requestId } from '../logging/logger.options';
 
 export interface BootstrapOptions {
@@ -51,15 +51,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<INest
   const logger = app.get(Logger);
   app.useLogger(logger);
 
-  const metrics = app.get(MetricsService);
-  const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequests.observe(
-      { method: request.method, route: routeFamily(request.url), status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
+  new HttpMetrics(app.get(MetricsService)).install(app.getHttpAdapter().getInstance());
 
   await options.configure?.(app);
 

@@ -1,63 +1,52 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MetricSpec } from './metric-catalogue';
+
+/** The label names of a catalogue entry, as a union type. */
+type LabelsOf<S extends MetricSpec> = S['labelNames'][number];
 
 /**
- * One Prometheus registry per process. Domain modules create their series
- * through `counter`/`histogram`/`gauge`, which return the existing series when
- * asked twice for the same name.
+ * One Prometheus registry per process. Series are created from catalogue
+ * entries (METRICS); asking twice for one entry returns the same series.
  */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
 
-  readonly httpRequests: Histogram<'method' | 'route' | 'status'>;
-
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    this.httpRequests = this.histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request duration by method, route family and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
-    });
   }
 
   setServiceLabel(service: string): void {
     this.registry.setDefaultLabels({ service });
   }
 
-  counter<L extends string>(cfg: {
-    name: string;
-    help: string;
-    labelNames?: readonly L[];
-  }): Counter<L> {
+  counter<S extends MetricSpec>(spec: S): Counter<LabelsOf<S>> {
     return (
-      (this.registry.getSingleMetric(cfg.name) as Counter<L>) ??
-      new Counter({ ...cfg, registers: [this.registry] })
+      (this.registry.getSingleMetric(spec.name) as Counter<LabelsOf<S>>) ??
+      new Counter({ ...this.options(spec), registers: [this.registry] })
     );
   }
 
-  histogram<L extends string>(cfg: {
-    name: string;
-    help: string;
-    labelNames?: readonly L[];
-    buckets?: number[];
-  }): Histogram<L> {
+  histogram<S extends MetricSpec>(spec: S): Histogram<LabelsOf<S>> {
     return (
-      (this.registry.getSingleMetric(cfg.name) as Histogram<L>) ??
-      new Histogram({ ...cfg, registers: [this.registry] })
+      (this.registry.getSingleMetric(spec.name) as Histogram<LabelsOf<S>>) ??
+      new Histogram({ ...this.options(spec), buckets: spec.buckets, registers: [this.registry] })
     );
   }
 
-  gauge<L extends string>(cfg: {
-    name: string;
-    help: string;
-    labelNames?: readonly L[];
-    collect?: (this: Gauge<L>) => void | Promise<void>;
-  }): Gauge<L> {
+  /** `collect` runs on every scrape: keep it cheap or cache inside it. */
+  gauge<S extends MetricSpec>(
+    spec: S,
+    collect?: (this: Gauge<LabelsOf<S>>) => void | Promise<void>,
+  ): Gauge<LabelsOf<S>> {
     return (
-      (this.registry.getSingleMetric(cfg.name) as Gauge<L>) ??
-      new Gauge({ ...cfg, registers: [this.registry] })
+      (this.registry.getSingleMetric(spec.name) as Gauge<LabelsOf<S>>) ??
+      new Gauge({ ...this.options(spec), collect, registers: [this.registry] })
     );
+  }
+
+  private options<S extends MetricSpec>(spec: S) {
+    return { name: spec.name, help: spec.help, labelNames: spec.labelNames as LabelsOf<S>[] };
   }
 }

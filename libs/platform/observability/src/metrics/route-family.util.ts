@@ -1,15 +1,27 @@
 /**
- * Collapses a URL into a low-cardinality label: the route family, never an id.
+ * The route families of the HTTP metrics: a fixed, small label set. Resolved
+ * from the matched route's pattern (never the raw URL), first match wins.
  */
-export function routeFamily(url: string): string {
-  const path = url.split('?')[0];
-  if (path === '/health' || path === '/ready' || path === '/metrics') return path;
-  if (path.startsWith('/v1/requests/')) return '/v1/requests/:id';
-  if (path === '/v1/balance') return '/v1/balance';
-  if (path.startsWith('/v1/chat/') || path === '/v1/models') return '/v1/chat';
-  if (path.startsWith('/v1/')) return '/v1/:slug';
-  if (path.startsWith('/api/v3/')) return `/api/v3/${path.split('/')[3] ?? ''}`;
-  if (path.startsWith('/admin/')) return '/admin';
-  if (path.startsWith('/cdn/')) return '/cdn';
-  return 'other';
+const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boolean]> = [
+  ['probe', (p) => p === '/health' || p === '/ready' || p === '/metrics'],
+  ['admin', (p) => p.startsWith('/admin')],
+  ['cdn', (p) => p.startsWith('/cdn')],
+  ['chat', (p) => p.startsWith('/v1/chat') || p === '/v1/models'],
+  ['result', (p) => p === '/v1/requests/:id'],
+  ['balance', (p) => p === '/v1/balance'],
+  ['billings', (p) => p.startsWith('/api/v3/billings') || p === '/api/v3/usage'],
+  ['upload', (p) => p.startsWith('/api/v3/files')],
+  ['webhooks', (p) => p.endsWith('/webhook-deliveries')],
+  ['delete', (p) => p === '/api/v3/predictions/:id'],
+  ['models', (p) => p === '/api/v3/models'],
+  ['submit', (p) => p === '/v1/:provider/:model/:run_type'],
+  ['docs', (p) => p.startsWith('/docs') || p === '/openapi.json'],
+];
+
+export const ROUTE_FAMILIES = [...FAMILIES.map(([family]) => family), 'other'] as const;
+
+/** The family of a route pattern (`/v1/requests/:id` → `result`); unmatched requests are `other`. */
+export function routeFamily(pattern: string | undefined): string {
+  if (!pattern) return 'other';
+  return FAMILIES.find(([, matches]) => matches(pattern))?.[0] ?? 'other';
 }

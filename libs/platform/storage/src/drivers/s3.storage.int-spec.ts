@@ -4,7 +4,6 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver');
 import { S3Storage, S3StorageOptions } from './s3.storage';
 import { objectStorageBehaviour } from './object-storage.behaviour';

@@ -23,6 +23,8 @@ describe('MediaFetcher', () => {
     server = createServer((req, res) => {
       if (req.url === '/img.png') return res.end(PNG);
       if (req.url === '/sound.wav') return res.end(WAV);
+      if (req.url === '/result.json')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       if (req.url === '/redirect') return res.writeHead(302, { location: '/img.png' }).end();
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/to-private')
@@ -81,6 +83,15 @@ describe('MediaFetcher', () => {
     const media = await open.fetch(`${base}/img.png`, 'image');
     expect(media.contentType).toBe('image/png');
     expect(media.data.equals(PNG)).toBe(true);
+  });
+
+  it('downloads an output of any type: sniffed when known, else as declared; still guarded', async () => {
+    expect((await open.download(`${base}/img.png`)).contentType).toBe('image/png');
+    const json = await open.download(`${base}/result.json`);
+    expect(json.contentType).toBe('application/json');
+    expect(json.data.toString()).toBe('{"ok":true}');
+    await failure(guarded.download(`${base}/img.png`));
+    await failure(open.download(`${base}/missing`));
   });
 
   it('follows a redirect', async () => {

@@ -21,6 +21,9 @@ export class MediaFetchError extends Error {
   }
 }
 
+/** An output file of a model run (a video may be large); inputs obey the per-kind upload limits. */
+export const OUTPUT_DOWNLOAD_LIMIT = 200 * 1024 * 1024;
+
 export interface MediaFetcherOptions {
   storage: ObjectStorage;
   allowPrivateNetwork: boolean;
@@ -56,9 +59,7 @@ export class MediaFetcher {
   }
 
   async fetch(url: string, kind: MediaKind, signal?: AbortSignal): Promise<FetchedMedia> {
-    const limit = MEDIA_LIMITS[kind];
-    const key = this.options.storage.keyFromUrl(url);
-    const data = key ? await this.fromStorage(key, limit) : await this.overHttp(url, limit, signal);
+    const data = await this.load(url, MEDIA_LIMITS[kind], signal);
     const format = sniffMediaFormat(data);
     if (!format || format.kind !== kind) {
       throw new MediaFetchError(
@@ -68,14 +69,46 @@ export class MediaFetcher {
     return { data, contentType: format.contentType };
   }
 
+  /**
+   * Downloads a model's output URL (an upstream's result file) so we can serve
+   * it from our storage: the same guards, a larger limit, any content type —
+   * sniffed when we know it, else as the server declared it.
+   */
+  async download(url: string, signal?: AbortSignal): Promise<FetchedMedia> {
+    let declaredType: string | undefined;
+    const data = await this.load(url, OUTPUT_DOWNLOAD_LIMIT, signal, (type) => {
+      declaredType = type;
+    });
+    const contentType =
+      sniffMediaFormat(data)?.contentType ?? declaredType ?? 'application/octet-stream';
+    return { data, contentType };
+  }
+
+  private load(
+    url: string,
+    limit: number,
+    signal?: AbortSignal,
+    onContentType?: (type: string | undefined) => void,
+  ): Promise<Buffer> {
+    const key = this.options.storage.keyFromUrl(url);
+    return key
+      ? this.fromStorage(key, limit, onContentType)
+      : this.overHttp(url, limit, signal, onContentType);
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
-  private async fromStorage(key: string, limit: number): Promise<Buffer> {
+  private async fromStorage(
+    key: string,
+    limit: number,
+    onContentType?: (type: string | undefined) => void,
+  ): Promise<Buffer> {
     const object = await this.options.storage.get(key).catch(() => undefined);
     if (!object)
       throw new MediaFetchError(`Media file ${key} does not exist (it may have expired)`);
+    onContentType?.(object.contentType);
     if (object.size > limit) {
       discard(object.body);
       throw tooLarge(limit);
@@ -83,7 +116,12 @@ export class MediaFetcher {
     return readLimited(object.body, limit);
   }
 
-  private async overHttp(raw: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
+  private async overHttp(
+    raw: string,
+    limit: number,
+    signal?: AbortSignal,
+    onContentType?: (type: string | undefined) => void,
+  ): Promise<Buffer> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let current = raw;
@@ -112,6 +150,8 @@ export class MediaFetcher {
         discard(res.body);
         throw new MediaFetchError(`Media URL ${current} answered HTTP ${res.statusCode}`);
       }
+      const type = res.headers['content-type'];
+      onContentType?.(Array.isArray(type) ? type[0] : type);
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > limit) {
         discard(res.body);

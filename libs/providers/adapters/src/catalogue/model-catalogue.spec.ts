@@ -66,11 +66,31 @@ describe('ModelCatalogue', () => {
 
 describe('buildProviders', () => {
   it('ships the simulator unless ENABLE_SIMULATOR=false', () => {
-    const on = buildProviders({ ENABLE_SIMULATOR: true });
+    const on = buildProviders({ ENABLE_SIMULATOR: true, ENABLE_LOCAL_MODELS: false });
     expect(on.catalogue.find(SIMULATOR_SLUG)?.channels.stable?.[0].priceUnits).toBe(1000);
     expect(on.registry.has('local.simulator')).toBe(true);
-    const off = buildProviders({ ENABLE_SIMULATOR: false });
+    const off = buildProviders({ ENABLE_SIMULATOR: false, ENABLE_LOCAL_MODELS: false });
     expect(off.catalogue.find(SIMULATOR_SLUG)).toBeUndefined();
     expect(off.catalogue.hasProvider('local')).toBe(false);
+  });
+
+  it('ships the offline generators unless ENABLE_LOCAL_MODELS=false', () => {
+    const slugs = [
+      'local/image/text-to-image',
+      'local/speech/text-to-speech',
+      'local/video/image-to-video',
+      'local/video/text-to-video',
+    ];
+    const on = buildProviders({ ENABLE_SIMULATOR: false, ENABLE_LOCAL_MODELS: true });
+    expect(on.catalogue.all().map((m) => m.slug)).toEqual(slugs);
+    expect(on.catalogue.list({ provider: 'local' }).map((e) => [e.id, e.run_types])).toEqual([
+      ['local/image', ['text-to-image']],
+      ['local/speech', ['text-to-speech']],
+      ['local/video', ['image-to-video', 'text-to-video']],
+    ]);
+    expect(on.catalogue.find(slugs[0])?.channels.economy?.[0].priceUnits).toBe(2000);
+    const off = buildProviders({ ENABLE_SIMULATOR: true, ENABLE_LOCAL_MODELS: false });
+    for (const slug of slugs) expect(off.catalogue.find(slug)).toBeUndefined();
+    expect(off.registry.keys()).toEqual(['local.simulator']);
   });
 });

@@ -1,3 +1,4 @@
+import type { ModelEntryDto } from '@genhub/contracts/server';
 import { ModelDefinition } from '../contract/model-adapter';
 
 export interface CatalogueFilter {
@@ -8,16 +9,7 @@ export interface CatalogueFilter {
 }
 
 /** A listing entry (interface.md "Model entry" plus the extras of extensions.md §5). */
-export interface ModelEntry {
-  id: string;
-  name: string;
-  provider: string;
-  category: string;
-  description: string;
-  run_types: string[];
-  /** Price per task by channel, in the account's currency (micro-units shown as a number). */
-  pricing: Record<string, number>;
-}
+export type ModelEntry = ModelEntryDto;
 
 /**
  * Every model the platform can run, looked up by slug. Immutable once built;

@@ -67,6 +67,11 @@ export interface ModelRoute {
   upstreamModel: string;
   /** Price per task in micro-units of the account's currency. */
   priceUnits: number;
+  /**
+   * What the upstream is asked to do (the model's input kind, e.g.
+   * `text-to-image`), for adapters that serve several kinds of models.
+   */
+  kind?: string;
 }
 
 /** A catalogue entry: everything needed to validate, price, run and list a model. */

@@ -1,11 +1,9 @@
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import sharp from 'sharp';
 import { TASK_CODES } from '@genhub/errors';
 import { AdapterError, RunContext } from '../contract/model-adapter';
 import { SIMULATOR_MODEL } from './local-provider';
 import { SimulatorAdapter } from './simulator.adapter';
-import { SimulatorInputDto } from './simulator-input.dto';
+import { SimulatorInputDto } from '@genhub/contracts/server';
 
 function context(input: Partial<SimulatorInputDto>, signal = new AbortController().signal) {
   const fetched: string[] = [];
@@ -26,33 +24,6 @@ function context(input: Partial<SimulatorInputDto>, signal = new AbortController
   };
   return { ctx, fetched };
 }
-
-async function errors(body: object): Promise<string[]> {
-  const dto = plainToInstance(SimulatorInputDto, body);
-  const result = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
-  return result.map((e) => e.property).sort();
-}
-
-describe('SimulatorInputDto', () => {
-  it('accepts the documented fields', async () => {
-    expect(
-      await errors({
-        prompt: 'p',
-        duration_ms: 600000,
-        fail_code: 5004,
-        num_outputs: 4,
-        image_url: 'http://x',
-      }),
-    ).toEqual([]);
-  });
-  it('rejects a missing prompt, out-of-range numbers, unknown codes and extra fields', async () => {
-    expect(
-      await errors({ duration_ms: 600001, num_outputs: 5, fail_code: 1234, extra: 1 }),
-    ).toEqual(['duration_ms', 'extra', 'fail_code', 'num_outputs', 'prompt']);
-    expect(await errors({ prompt: 'p', fail_code: 0 })).toEqual(['fail_code']);
-    expect(await errors({ prompt: 'p', duration_ms: 1.5 })).toEqual(['duration_ms']);
-  });
-});
 
 describe('SimulatorAdapter', () => {
   const adapter = new SimulatorAdapter();

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { AdapterError, AdapterResult, ModelAdapter, RunContext } from '../contract/model-adapter';
-import { SimulatorInputDto } from './simulator-input.dto';
+import { SimulatorInputDto } from '@genhub/contracts/server';
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a task to any model
-         * @description The path is the model slug. The body is the model's input (see the per-model paths for each schema); a body that breaks the schema is answered 400 and nothing is charged.
+         * @description The path is the model slug. The body is the model's input: the input schema of the model's kind (one component per kind, e.g. `SimulatorInput` for `local/simulator/test`; the per-model paths name theirs). A body that breaks the schema is answered 400 and nothing is charged.
          */
         post: operations["submitTask"];
         delete?: never;
@@ -38,6 +38,86 @@ export interface paths {
          * @description Built-in model that exercises every path of a client without an upstream provider (priced 0.001 per task).
          */
         post: operations["submitSimulatorTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/local/image/text-to-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task to local/image/text-to-image
+         * @description Offline generator: draws seeded abstract shapes and gradients from the prompt (not a diffusion model); PNG, JPEG or WebP at the requested size.
+         */
+        post: operations["submitLocalimageTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/local/speech/text-to-speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task to local/speech/text-to-speech
+         * @description Offline eSpeak-NG speech synthesis to a WAV file (robotic voice); a tone sequence derived from the text if the engine fails.
+         */
+        post: operations["submitLocalspeechTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/local/video/image-to-video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task to local/video/image-to-video
+         * @description Offline pan-and-zoom over the input image (or a drawn one) as an animated WebP or GIF; not a video diffusion model.
+         */
+        post: operations["submitLocalvideoTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/local/video/text-to-video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task to local/video/text-to-video
+         * @description Offline pan-and-zoom over an image drawn from the prompt as an animated WebP or GIF; not a video diffusion model.
+         */
+        post: operations["submitLocalvideofromtextTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -230,7 +310,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a chat completion (OpenAI-compatible) */
+        /**
+         * Create a chat completion (OpenAI-compatible)
+         * @description Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.
+         */
         post: operations["createChatCompletion"];
         delete?: never;
         options?: never;
@@ -245,10 +328,167 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List chat models (OpenAI-compatible) */
+        /**
+         * List chat models (OpenAI-compatible)
+         * @description The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.
+         */
         get: operations["listChatModels"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account
+         * @description A positive opening `balance` is recorded as the account's first `top-up` billing record. The answer is the only one that carries `webhook_secret`.
+         */
+        post: operations["adminCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["adminGetAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue an API key
+         * @description The plain key is returned once and stored only as a hash.
+         */
+        post: operations["adminIssueApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key answers 401 `Invalid or revoked API key` from then on.
+         */
+        delete: operations["adminRevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Top up an account */
+        post: operations["adminTopUpAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description Sets the account's `status` to `suspended`; its API keys answer 403 from then on.
+         */
+        post: operations["adminSuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsuspend an account
+         * @description Sets the account's `status` to `active`.
+         */
+        post: operations["adminUnsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an account's webhook secret
+         * @description A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).
+         */
+        post: operations["adminRotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -259,6 +499,80 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            currency: "USD" | "CNY";
+            /** @enum {string} */
+            account_level: "Bronze" | "Silver" | "Gold" | "Platinum";
+            /**
+             * @description Balance net of reservations.
+             * @example 10
+             */
+            balance: number;
+            /**
+             * @description Open reservations of running tasks.
+             * @example 0
+             */
+            reserved: number;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /**
+             * @description Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            webhook_secret?: string;
+        };
+        AdminCreateAccountRequest: {
+            /**
+             * @default USD
+             * @enum {string}
+             */
+            currency?: "USD" | "CNY";
+            /**
+             * @default Bronze
+             * @enum {string}
+             */
+            account_level?: "Bronze" | "Silver" | "Gold" | "Platinum";
+            /**
+             * @description Opening balance, at most 6 decimals; a positive one is the account's first top-up record.
+             * @default 0
+             */
+            balance?: number;
+        };
+        AdminCreateApiKeyRequest: {
+            /** @description A label for the key. */
+            name?: string;
+        };
+        AdminIssuedApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The plain API key; it is stored only as a hash. */
+            key: string;
+        };
+        AdminRevokedApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "revoked";
+        };
+        AdminRotatedWebhookSecret: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The new Standard Webhooks signing key; the old one stops signing at once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            webhook_secret: string;
+        };
+        AdminTopUpRequest: {
+            /**
+             * @description Amount in the account currency, > 0, at most 6 decimals.
+             * @example 10
+             */
+            amount: number;
+        };
         Balance: {
             /**
              * @description Current balance, net of reservations, in the account currency.
@@ -268,8 +582,9 @@ export interface components {
             /**
              * @description Currency code.
              * @example USD
+             * @enum {string}
              */
-            currency: string;
+            currency: "USD" | "CNY";
             /** @enum {string} */
             account_level: "Bronze" | "Silver" | "Gold" | "Platinum";
         };
@@ -333,18 +648,56 @@ export interface components {
             /** @enum {string} */
             finish_reason: "stop" | "length" | "content_filter";
         };
+        ChatCompletionChunk: {
+            /** @description The same on every chunk of one completion. */
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion.chunk";
+            /** @description Unix seconds. */
+            created: number;
+            model: string;
+            /** @description Empty on the usage chunk. */
+            choices: components["schemas"]["ChatCompletionChunkChoice"][];
+            /** @description Only on the last chunk, when `stream_options.include_usage` is true. */
+            usage?: components["schemas"]["ChatCompletionUsage"];
+        };
+        ChatCompletionChunkChoice: {
+            index: number;
+            delta: components["schemas"]["ChatCompletionDelta"];
+            /**
+             * @description Null until the last content chunk.
+             * @enum {string|null}
+             */
+            finish_reason: "stop" | "length" | "content_filter" | null;
+        };
+        ChatCompletionDelta: {
+            /** @enum {string} */
+            role?: "assistant";
+            content?: string;
+        };
         ChatCompletionRequest: {
             /** @description A chat model id from `GET /v1/models`. */
             model: string;
             messages: components["schemas"]["ChatMessage"][];
             temperature?: number;
             top_p?: number;
+            /** @description Completion token limit; without it (or `max_completion_tokens`) the cap is 4096. */
             max_tokens?: number;
+            /** @description Newer name of `max_tokens`; wins when both are given. */
+            max_completion_tokens?: number;
             /**
-             * @description Streaming is not supported; only `false`.
-             * @enum {boolean}
+             * @description Number of choices; only 1 is supported.
+             * @enum {integer}
              */
-            stream?: false;
+            n?: 1;
+            /** @description Up to four sequences; the text ends before the first one generated. */
+            stop?: string | string[];
+            presence_penalty?: number;
+            frequency_penalty?: number;
+            seed?: number;
+            /** @description When true the answer is `text/event-stream`: `chat.completion.chunk` events, then `data: [DONE]`. */
+            stream?: boolean;
+            stream_options?: components["schemas"]["ChatStreamOptions"];
             /** @description End-user identifier, recorded as given. */
             user?: string;
         };
@@ -366,8 +719,10 @@ export interface components {
         };
         ChatMessage: {
             /** @enum {string} */
-            role: "system" | "user" | "assistant";
+            role: "system" | "developer" | "user" | "assistant";
             content: string;
+            /** @description Participant name. */
+            name?: string;
         };
         ChatModel: {
             id: string;
@@ -382,6 +737,10 @@ export interface components {
             object: "list";
             data: components["schemas"]["ChatModel"][];
         };
+        ChatStreamOptions: {
+            /** @description Send one last chunk with `usage` (and empty `choices`) before `data: [DONE]`. */
+            include_usage?: boolean;
+        };
         DeleteTaskAnswer: {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
             id: string;
@@ -395,6 +754,47 @@ export interface components {
             /** @enum {string} */
             message: "success";
             data: components["schemas"]["DeleteTaskAnswer"];
+        };
+        ImageToVideoInput: {
+            /**
+             * @description Seed for reproducibility: the same input and seed give the same bytes.
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * @description Service tier.
+             * @example stable
+             */
+            channel?: string;
+            /** @description Text description of the video. */
+            prompt: string;
+            /**
+             * Format: uri
+             * @description The image to animate (unreachable, over 20 MB or not an image → task code 1402). Without it the first frame is drawn from the prompt.
+             */
+            image_url?: string;
+            /**
+             * @description Video length in seconds.
+             * @default 3
+             */
+            duration?: number;
+            /**
+             * @description Frames per second.
+             * @default 8
+             */
+            fps?: number;
+            /**
+             * @description Animated output format.
+             * @default webp
+             * @enum {string}
+             */
+            output_format?: "webp" | "gif";
+            /**
+             * @description Output framing, width:height.
+             * @default 16:9
+             * @enum {string}
+             */
+            aspect_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
         };
         ModelEntry: {
             /**
@@ -411,14 +811,21 @@ export interface components {
             /** @example A built-in model that exercises every path of a client. */
             description: string;
             /**
-             * @description Run types accepted after the model id.
+             * @description Run types accepted after the model id (the last slug segment).
              * @example [
              *       "test"
              *     ]
              */
-            run_types?: string[];
-            /** @description Prices per run type and channel. */
-            pricing?: components["schemas"]["ModelPrice"][];
+            run_types: string[];
+            /**
+             * @description Price per task by channel (service tier), in the account's currency.
+             * @example {
+             *       "stable": 0.001
+             *     }
+             */
+            pricing: {
+                [key: string]: number;
+            };
         };
         /** @description The `/api/v3/` envelope. */
         ModelListResponse: {
@@ -428,24 +835,17 @@ export interface components {
             message: "success";
             data: components["schemas"]["ModelEntry"][];
         };
-        ModelPrice: {
+        SimulatorInput: {
             /**
-             * @description Run type (last slug segment).
-             * @example test
+             * @description Seed for reproducibility: the same input and seed give the same bytes.
+             * @default 0
              */
-            run_type: string;
+            seed?: number;
             /**
              * @description Service tier.
              * @example stable
              */
-            channel: string;
-            /**
-             * @description Price per task in the account currency.
-             * @example 0.001
-             */
-            price: number;
-        };
-        SimulatorInput: {
+            channel?: string;
             /** @description Text description of the output. */
             prompt: string;
             /**
@@ -468,11 +868,14 @@ export interface components {
              * @description An input image the task downloads first (unreachable, over 20 MB or not an image → task code 1402).
              */
             image_url?: string;
-            /**
-             * @description Service tier.
-             * @example stable
-             */
-            channel?: string;
+        };
+        SpeechToTextInputDto: {
+            /** @description URL of the audio to transcribe (mp3, wav, flac, ogg, m4a, webm; up to 50 MB). */
+            audio_url: string;
+            /** @description Language of the audio as an ISO-639-1 code, e.g. `en`; unset: detected. */
+            language?: string;
+            /** @description Text that guides the style or spelling of the transcript. */
+            prompt?: string;
         };
         SubmitAck: {
             /**
@@ -492,6 +895,8 @@ export interface components {
              */
             estimated_duration: number | null;
         };
+        /** @description A submit body: the input of the model's kind. Each kind's schema is its own component. */
+        SubmitBody: components["schemas"]["SimulatorInput"] | components["schemas"]["TextToImageInput"] | components["schemas"]["TextToSpeechInput"] | components["schemas"]["SpeechToTextInputDto"] | components["schemas"]["ImageToVideoInput"];
         /** @description The acknowledgement (asynchronous submit) or the task result (`sync=true`). */
         SubmitResponse: components["schemas"]["SubmitAck"] | components["schemas"]["TaskProcessingResult"] | components["schemas"]["TaskCompletedResult"] | components["schemas"]["TaskFailedResult"];
         TaskCompletedResult: {
@@ -551,6 +956,70 @@ export interface components {
         };
         /** @description A task result: `{id, status: "processing"}` while not terminal, every field when completed, no `timings` when failed. */
         TaskResult: components["schemas"]["TaskProcessingResult"] | components["schemas"]["TaskCompletedResult"] | components["schemas"]["TaskFailedResult"];
+        TextToImageInput: {
+            /**
+             * @description Seed for reproducibility: the same input and seed give the same bytes.
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * @description Service tier.
+             * @example stable
+             */
+            channel?: string;
+            /** @description Text description of the image. */
+            prompt: string;
+            /** @description What the image should avoid. */
+            negative_prompt?: string;
+            /**
+             * @description Output framing, width:height.
+             * @default 1:1
+             * @enum {string}
+             */
+            aspect_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+            /**
+             * @description Length of the long side in pixels; the short side follows aspect_ratio.
+             * @default 1024
+             * @enum {string}
+             */
+            resolution?: "512" | "1024" | "2048";
+            /**
+             * @description Output file format.
+             * @default png
+             * @enum {string}
+             */
+            output_format?: "png" | "jpeg" | "webp";
+            /**
+             * @description Images produced.
+             * @default 1
+             */
+            num_outputs?: number;
+        };
+        TextToSpeechInput: {
+            /**
+             * @description Seed for reproducibility: the same input and seed give the same bytes.
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * @description Service tier.
+             * @example stable
+             */
+            channel?: string;
+            /** @description The text to speak. */
+            text: string;
+            /**
+             * @description Voice (language).
+             * @default en
+             * @enum {string}
+             */
+            voice?: "en" | "en-us" | "fr" | "de" | "es" | "it" | "pt" | "nl";
+            /**
+             * @description Speaking rate in words per minute.
+             * @default 175
+             */
+            speed?: number;
+        };
         Timings: {
             /** @description Time spent waiting in the queue. */
             queue_wait: number;
@@ -658,30 +1127,37 @@ export interface components {
             code: 200;
             /** @enum {string} */
             message: "success";
-            data: components["schemas"]["WebhookDelivery"][];
+            data: components["schemas"]["WebhookDelivery"];
         };
         WebhookDelivery: {
-            /** @description The `webhook-id` header: the task id. */
-            id: string;
+            /** @description The task id (also the `webhook-id` header of every attempt). */
+            task_id: string;
             /** Format: uri */
             url: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "failed";
+            /**
+             * @description `abandoned` after the last failed attempt.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "abandoned";
+            /** @description When the delivery was scheduled: ISO 8601 in UTC, no zone suffix. */
+            created_at: string;
+            /** @description When a 2xx was received; null until then. */
+            delivered_at: string | null;
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
         WebhookDeliveryAttempt: {
             attempt: number;
             /**
-             * Format: date-time
-             * @description When the attempt started (ISO 8601, UTC).
+             * @description When the attempt started: ISO 8601 in UTC without zone suffix.
+             * @example 2025-01-31T12:00:03.456
              */
             started_at: string;
+            /** @description The receiver's HTTP status; null when it never answered. */
+            status_code: number | null;
+            /** @description Why the attempt failed without an answer (time-out, refused, DNS…); else null. */
+            error: string | null;
             /** @description Milliseconds until the answer, error or time-out. */
             duration_ms: number;
-            /** @description Receiver status; null when no answer. */
-            status_code: number | null;
-            /** @description Why the attempt failed; null on 2xx. */
-            error: string | null;
         };
         WebhookPayload: {
             /** @description Task id, the same as in the submit acknowledgement. */
@@ -813,6 +1289,33 @@ export interface components {
                 "application/json": components["schemas"]["V3Error"];
             };
         };
+        /** @description Invalid body: unknown field, wrong type or value out of range. */
+        AdminBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description Missing or wrong admin token. */
+        AdminUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description Unknown account or key, or the admin API is disabled (`ADMIN_TOKEN` unset: every admin route answers 404). */
+        AdminNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
         /** @description Invalid chat request. */
         ChatBadRequest: {
             headers: {
@@ -822,8 +1325,35 @@ export interface components {
                 "application/json": components["schemas"]["ChatError"];
             };
         };
+        /** @description The balance (net of reservations) does not cover the upper bound of the cost (prompt + `max_tokens` at the model’s prices). Nothing was charged. */
+        ChatPaymentRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChatError"];
+            };
+        };
         /** @description Unknown chat model. */
         ChatNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChatError"];
+            };
+        };
+        /** @description The upstream refused the gateway’s credentials or answered something unusable. Nothing was charged. */
+        ChatBadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChatError"];
+            };
+        };
+        /** @description Every route of the model failed transiently (429, 5xx, unreachable, time limit). Nothing was charged; retry with backoff. */
+        ChatServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -875,20 +1405,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    prompt?: string;
-                    /** Format: uri */
-                    image_url?: string;
-                    image_urls?: string[];
-                    aspect_ratio?: string;
-                    resolution?: string;
-                    duration?: number;
-                    output_format?: string;
-                    seed?: number;
-                    channel?: string;
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["SubmitBody"];
             };
         };
         responses: {
@@ -926,6 +1443,154 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SimulatorInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalimageTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: components["parameters"]["Sync"];
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: components["parameters"]["Webhook"];
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: components["parameters"]["Prefix"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextToImageInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalspeechTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: components["parameters"]["Sync"];
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: components["parameters"]["Webhook"];
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: components["parameters"]["Prefix"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextToSpeechInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalvideoTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: components["parameters"]["Sync"];
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: components["parameters"]["Webhook"];
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: components["parameters"]["Prefix"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageToVideoInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalvideofromtextTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: components["parameters"]["Sync"];
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: components["parameters"]["Webhook"];
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: components["parameters"]["Prefix"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageToVideoInput"];
             };
         };
         responses: {
@@ -1163,7 +1828,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The deliveries (empty when the task has no webhook). */
+            /** @description The delivery log (404 when the task was submitted without a webhook). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1220,20 +1885,42 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The completion. */
+            /** @description The completion (`application/json`), or with `stream: true` a `text/event-stream` of `data: <ChatCompletionChunk>` events ending with `data: [DONE]`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChatCompletion"];
+                    /**
+                     * @example {
+                     *       "choices": [
+                     *         {
+                     *           "delta": {
+                     *             "content": "You",
+                     *             "role": "assistant"
+                     *           },
+                     *           "finish_reason": null,
+                     *           "index": 0
+                     *         }
+                     *       ],
+                     *       "created": 1735689600,
+                     *       "id": "chatcmpl-0f8fad5b-d9cb-469f-a165-70867728950e",
+                     *       "model": "local/chat",
+                     *       "object": "chat.completion.chunk"
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
                 };
             };
             400: components["responses"]["ChatBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["ChatPaymentRequired"];
             403: components["responses"]["V1Forbidden"];
             404: components["responses"]["ChatNotFound"];
             500: components["responses"]["ChatServerError"];
+            502: components["responses"]["ChatBadGateway"];
+            503: components["responses"]["ChatServiceUnavailable"];
         };
     };
     listChatModels: {
@@ -1257,6 +1944,226 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
             500: components["responses"]["ChatServerError"];
+        };
+    };
+    adminCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The new account, with its webhook secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminGetAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account (without `webhook_secret`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminIssueApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIssuedApiKey"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminRevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRevokedApiKey"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminTopUpAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminTopUpRequest"];
+            };
+        };
+        responses: {
+            /** @description The new billing record (`type: top-up`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRecord"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminSuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminUnsuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRotatedWebhookSecret"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
         };
     };
 }

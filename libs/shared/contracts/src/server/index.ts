@@ -1,6 +1,11 @@
 // Server entry of the contracts lib: DTO classes (class-validator + OpenAPI
 // decorators). Browser code imports `@genhub/contracts` instead.
 export * from './dtos';
-export { CONTRACT_MODELS, MODEL_INPUTS } from './openapi/contract-models';
+// (`./dtos` includes the model input DTOs and MODEL_INPUTS, kind → input class.)
+export {
+  CONTRACT_MODELS,
+  MODEL_INPUT_CLASSES,
+  MODEL_SUBMIT_PATHS,
+} from './openapi/contract-models';
 export type { ModelInputContract } from './openapi/contract-models';
 export { readOpenApiDocumentText } from './openapi-file';

@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// The server entry runs on Node; the lib build compiles without ambient Node types (browser entry).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

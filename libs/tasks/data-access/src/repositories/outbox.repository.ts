@@ -12,31 +12,51 @@ export interface OutboxRow extends OutboxItem {
 }
 
 /**
+ * A data-modifying CTE named `name` that writes `items` (given as ONE jsonb
+ * parameter, see outboxParam) once per row of `source`: the outbox rows of a
+ * state change written by the statement that makes the change.
+ */
+export function outboxInsertCte(name: string, source: string, param: number): string {
+  return `${name} AS (
+    INSERT INTO tasks.outbox (job_name, job_id, payload)
+    SELECT j.job_name, j.job_id, j.payload
+      FROM ${source}, jsonb_to_recordset($${param}::jsonb) AS j(job_name text, job_id text, payload jsonb)
+    RETURNING id, job_name AS "jobName", job_id AS "jobId", payload)`;
+}
+
+/** The parameter for outboxInsertCte. */
+export function outboxParam(items: OutboxItem[]): string {
+  return JSON.stringify(
+    items.map((i) => ({ job_name: i.jobName, job_id: i.jobId, payload: i.payload })),
+  );
+}
+
+/**
  * The transactional outbox: rows are written in the transaction of the state
  * change they announce and moved to BullMQ by the relay.
  */
 @Injectable()
 export class OutboxRepository {
-  async add(manager: EntityManager, items: OutboxItem[]): Promise<void> {
-    if (!items.length) return;
-    const values: unknown[] = [];
-    const tuples = items.map((item, i) => {
-      values.push(item.jobName, item.jobId, JSON.stringify(item.payload));
-      return `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`;
-    });
-    await manager.query(
-      `INSERT INTO tasks.outbox (job_name, job_id, payload) VALUES ${tuples.join(', ')}`,
-      values,
-    );
+  /** Writes `items` in the caller's transaction; returns the rows for OutboxRelay.handOver. */
+  async add(manager: EntityManager, items: OutboxItem[]): Promise<OutboxRow[]> {
+    if (!items.length) return [];
+    return manager.query(`WITH ${outboxInsertCte('o', '(SELECT 1) AS one', 1)} SELECT * FROM o`, [
+      outboxParam(items),
+    ]);
   }
 
-  /** Locks the oldest rows no other relay holds (call inside a transaction). */
-  async claim(manager: EntityManager, limit: number): Promise<OutboxRow[]> {
+  /**
+   * Locks the oldest rows no other relay holds (call inside a transaction);
+   * with `olderThanMs`, only rows at least that old (younger ones are still
+   * being handed over by the process that wrote them).
+   */
+  async claim(manager: EntityManager, limit: number, olderThanMs = 0): Promise<OutboxRow[]> {
     const rows: { id: number; job_name: string; job_id: string; payload: unknown }[] =
       await manager.query(
         `SELECT id, job_name, job_id, payload FROM tasks.outbox
+          WHERE created_at <= now() - make_interval(secs => $2::float8 / 1000)
           ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
+        [limit, olderThanMs],
       );
     return rows.map((r) => ({
       id: r.id,

@@ -63,6 +63,71 @@ describe('TaskRepository (PostgreSQL)', () => {
     expect(await tasks.claimForRun(t.id)).toBeUndefined();
   });
 
+  const reservedWhen = (ok: boolean) => ({
+    sql: `reserved AS (SELECT 1 AS one WHERE $1::boolean)`,
+    params: [ok],
+  });
+  const runJob = (taskId: string) => ({
+    jobName: 'run-task',
+    jobId: `task-${taskId}`,
+    payload: { v: 1, taskId },
+  });
+  async function outboxRowsFor(jobId: string): Promise<number> {
+    const rows: { n: number }[] = await ds.query(
+      `SELECT count(*)::int AS n FROM tasks.outbox WHERE job_id = $1`,
+      [jobId],
+    );
+    return rows[0].n;
+  }
+
+  it('writes the task and its outbox rows in the reservation statement, only when reserved', async () => {
+    const refused = newTask();
+    expect(
+      await tasks.insertReserved(reservedWhen(false), refused, [runJob(refused.id)]),
+    ).toBeUndefined();
+    expect(await tasks.findOwnedTask(refused.accountId, refused.id)).toBeUndefined();
+    expect(await outboxRowsFor(`task-${refused.id}`)).toBe(0);
+
+    const t = newTask({ idempotencyKey: 'k1', requestHash: 'h' });
+    const created = await tasks.insertReserved(reservedWhen(true), t, [runJob(t.id)]);
+    expect(created?.createdAt).toBeInstanceOf(Date);
+    expect(created?.outbox).toEqual([{ id: expect.any(Number), ...runJob(t.id) }]);
+    expect(await tasks.findOwnedTask(t.accountId, t.id)).toMatchObject({
+      status: 'created',
+      input: { prompt: 'p' },
+      priceUnits: 1000,
+      idempotencyKey: 'k1',
+    });
+    await outbox.remove(ds.manager, created?.outbox.map((r) => r.id) ?? []);
+  });
+
+  it('writes the jobs announcing a terminal state only when the write wins', async () => {
+    const t = newTask();
+    await tasks.insert(ds.manager, t);
+    await tasks.claimForRun(t.id);
+    await tasks.claimForRun(t.id);
+    const settle = { jobName: 'settle-task', jobId: `settle-${t.id}`, payload: { v: 1 } };
+    const fields = { outputs: ['u'], outputKeys: ['k'], timings };
+    expect(await tasks.completeAnnouncing(t.id, 1, fields, [settle])).toBeUndefined();
+    expect(await outboxRowsFor(settle.jobId)).toBe(0);
+    const won = await tasks.failAnnouncing(t.id, 2, { code: 5001, error: 'e', timings: null }, [
+      settle,
+    ]);
+    expect(won?.task).toMatchObject({ status: 'failed', code: 5001, error: 'e', outputs: [] });
+    expect(won?.outbox).toEqual([{ id: expect.any(Number), ...settle }]);
+    expect(await outboxRowsFor(settle.jobId)).toBe(1);
+    await outbox.remove(ds.manager, won?.outbox.map((r) => r.id) ?? []);
+  });
+
+  it('outbox: the poll leaves rows younger than its grace to their writer', async () => {
+    const [row] = await outbox.add(ds.manager, [runJob(randomUUID())]);
+    const claimed = (grace: number) =>
+      ds.transaction(async (m) => (await outbox.claim(m, 10, grace)).map((r) => r.id));
+    expect(await claimed(60_000)).not.toContain(row.id);
+    expect(await claimed(0)).toContain(row.id);
+    await outbox.remove(ds.manager, [row.id]);
+  });
+
   it('deletes only from the state the caller saw', async () => {
     const t = newTask();
     await tasks.insert(ds.manager, t);

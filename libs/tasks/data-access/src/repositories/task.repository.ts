@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
 import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle';
+import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
+import { shiftParams, SqlFragment } from './sql-fragment';
 
 export interface NewTask {
   id: string;
@@ -17,6 +19,20 @@ export interface NewTask {
   timeLimitMs: number;
   idempotencyKey?: string | null;
   requestHash?: string | null;
+}
+
+/** A new task written together with its reservation and its outbox rows. */
+export interface CreatedTask {
+  createdAt: Date;
+  outbox: OutboxRow[];
+}
+
+/** A terminal write that won, with the outbox rows written by the same statement. */
+export interface FinishedTask {
+  task: TaskEntity;
+  outbox: OutboxRow[];
+  /** Whether the settlement given to the statement (its `settled` CTE) settled the reservation. */
+  settled: boolean;
 }
 
 export interface CompletedFields {
@@ -85,6 +101,12 @@ export function taskFromRow(r: TaskRow): TaskEntity {
   });
 }
 
+/** What the result endpoint shows of a task (no input: it can be large and is not shown). */
+export type TaskResultFields = Pick<
+  TaskEntity,
+  'id' | 'accountId' | 'model' | 'status' | 'code' | 'error' | 'outputs' | 'timings' | 'createdAt'
+>;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A task id as a client may send it: anything that is not a UUID simply does not exist. */
@@ -126,6 +148,53 @@ export class TaskRepository {
     return rows[0].created_at;
   }
 
+  /**
+   * ONE statement (one round trip, no BEGIN/COMMIT): `reservation` — a CTE
+   * named `reserved`, numbered from $1, that yields a row only when the price
+   * was reserved —
+   * then the `created` task and its outbox rows, written only from that row.
+   * Undefined when nothing was reserved (and so nothing was written). The
+   * balance row stays locked for this one statement only.
+   */
+  async insertReserved(
+    reservation: SqlFragment,
+    task: NewTask,
+    announce: OutboxItem[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<CreatedTask | undefined> {
+    const n = reservation.params.length;
+    const p = (i: number) => `$${n + i}`;
+    const rows: { created_at: Date; outbox: OutboxRow[] }[] = await manager.query(
+      `WITH ${reservation.sql},
+       t AS (
+         INSERT INTO tasks.tasks (id, account_id, model, channel, category, input, webhook_url,
+           output_prefix, price_units, time_limit_ms, idempotency_key, request_hash)
+         SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)},
+                ${p(8)}, ${p(9)}::bigint, ${p(10)}::int, ${p(11)}, ${p(12)}
+           FROM reserved
+         RETURNING created_at),
+       ${outboxInsertCte('o', 't', n + 13)}
+       SELECT t.created_at, (SELECT coalesce(json_agg(o), '[]') FROM o) AS outbox FROM t`,
+      [
+        ...reservation.params,
+        task.id,
+        task.accountId,
+        task.model,
+        task.channel,
+        task.category,
+        JSON.stringify(task.input),
+        task.webhookUrl,
+        task.outputPrefix,
+        task.priceUnits,
+        task.timeLimitMs,
+        task.idempotencyKey ?? null,
+        task.requestHash ?? null,
+        outboxParam(announce),
+      ],
+    );
+    return rows[0] ? { createdAt: rows[0].created_at, outbox: rows[0].outbox } : undefined;
+  }
+
   /** The caller's own task, unless deleted; undefined for unknown, foreign or malformed ids. */
   async findOwnedTask(accountId: string, id: string): Promise<TaskEntity | undefined> {
     if (!isTaskId(id)) return undefined;
@@ -134,6 +203,39 @@ export class TaskRepository {
       [id, accountId],
     );
     return rows[0] ? taskFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * The result fields of several tasks in one read (ids must be UUIDs),
+   * deleted ones left out; the caller checks the owner.
+   */
+  async findResults(ids: string[]): Promise<TaskResultFields[]> {
+    const rows: {
+      id: string;
+      account_id: string;
+      model: string;
+      status: TaskStatus;
+      code: number | null;
+      error: string | null;
+      outputs: string[] | null;
+      timings: TaskTimings | null;
+      created_at: Date;
+    }[] = await this.dataSource.query(
+      `SELECT id, account_id, model, status, code, error, outputs, timings, created_at
+         FROM tasks.tasks WHERE id = ANY($1::uuid[]) AND status <> 'deleted'`,
+      [ids],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      model: r.model,
+      status: r.status,
+      code: r.code,
+      error: r.error,
+      outputs: r.outputs,
+      timings: r.timings,
+      createdAt: r.created_at,
+    }));
   }
 
   /** The caller's task submitted with an Idempotency-Key (issue 10), deleted or not. */
@@ -165,15 +267,30 @@ export class TaskRepository {
     return row ? taskFromRow(row) : undefined;
   }
 
-  /** processing → completed, only for the run that holds the latest attempt. */
+  /**
+   * processing → completed, only for the run that holds the latest attempt;
+   * `announce` (the jobs that follow) is written by the same statement, and
+   * only if the write won.
+   */
   async complete(
     manager: EntityManager,
     id: string,
     attempt: number,
     fields: CompletedFields,
   ): Promise<TaskEntity | undefined> {
-    return this.finish(manager, 'completed', id, attempt, [
-      `code = 0, error = NULL, outputs = $4, output_keys = $5, timings = $6`,
+    return (await this.completeAnnouncing(id, attempt, fields, [], undefined, manager))?.task;
+  }
+
+  async completeAnnouncing(
+    id: string,
+    attempt: number,
+    fields: CompletedFields,
+    announce: OutboxItem[],
+    settle?: (when: string) => SqlFragment,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<FinishedTask | undefined> {
+    return this.finish(manager, 'completed', id, attempt, announce, settle, [
+      `code = 0, error = NULL, outputs = $5, output_keys = $6, timings = $7`,
       [
         JSON.stringify(fields.outputs),
         JSON.stringify(fields.outputKeys),
@@ -182,34 +299,61 @@ export class TaskRepository {
     ]);
   }
 
-  /** → failed; `attempt` null for a task failed outside a run (the sweeper). */
+  /** → failed, only at the attempt the caller saw (`null`: whatever the attempt). */
   async fail(
     manager: EntityManager,
     id: string,
     attempt: number | null,
     fields: FailedFields,
   ): Promise<TaskEntity | undefined> {
-    return this.finish(manager, 'failed', id, attempt, [
-      `code = $4, error = $5, outputs = '[]'::jsonb, timings = $6`,
+    return (await this.failAnnouncing(id, attempt, fields, [], undefined, manager))?.task;
+  }
+
+  async failAnnouncing(
+    id: string,
+    attempt: number | null,
+    fields: FailedFields,
+    announce: OutboxItem[],
+    settle?: (when: string) => SqlFragment,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<FinishedTask | undefined> {
+    return this.finish(manager, 'failed', id, attempt, announce, settle, [
+      `code = $5, error = $6, outputs = '[]'::jsonb, timings = $7`,
       [fields.code, fields.error, fields.timings ? JSON.stringify(fields.timings) : null],
     ]);
   }
 
+  /**
+   * ONE statement: the conditional terminal update and, if it won, the outbox
+   * rows and the settlement (`settle`: CTEs from the billing side, given the
+   * condition "the update won").
+   */
   private async finish(
     manager: EntityManager,
     to: 'completed' | 'failed',
     id: string,
     attempt: number | null,
+    announce: OutboxItem[],
+    settle: ((when: string) => SqlFragment) | undefined,
     [set, params]: [string, unknown[]],
-  ): Promise<TaskEntity | undefined> {
-    const rows: [TaskRow[], number] = await manager.query(
-      `UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${set}
-        WHERE id = $1 AND status = ANY($2) AND ($3::int IS NULL OR attempt = $3)
-        RETURNING *`,
-      [id, allowedSources(to), attempt, ...params],
+  ): Promise<FinishedTask | undefined> {
+    const own = [id, allowedSources(to), attempt, outboxParam(announce), ...params];
+    const settlement = settle?.('EXISTS (SELECT 1 FROM t)');
+    const rows: (TaskRow & { announced: OutboxRow[]; settled: boolean })[] = await manager.query(
+      `WITH t AS (
+         UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${set}
+          WHERE id = $1 AND status = ANY($2) AND ($3::int IS NULL OR attempt = $3)
+          RETURNING *),
+       ${outboxInsertCte('o', 't', 4)}${settlement ? `,\n       ${shiftParams(settlement.sql, own.length)}` : ''}
+       SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
+              ${settlement ? 'EXISTS (SELECT 1 FROM settled)' : 'false'} AS settled
+         FROM t`,
+      [...own, ...(settlement?.params ?? [])],
     );
-    const row = rows[0]?.[0];
-    return row ? taskFromRow(row) : undefined;
+    const row = rows[0];
+    return row
+      ? { task: taskFromRow(row), outbox: row.announced, settled: row.settled }
+      : undefined;
   }
 
   /**
@@ -245,13 +389,20 @@ export class TaskRepository {
     return rows.map((r) => Number(r.seconds));
   }
 
-  /** Non-terminal tasks created before `before` (the stuck-task sweeper). */
-  async findStuck(before: Date, limit: number): Promise<TaskEntity[]> {
+  /**
+   * Tasks stuck beyond their own time limit plus `graceMs` (the stuck-task
+   * sweeper): `processing` for that long since their last claim, or still
+   * `created` that long after submit (their job was lost or gave up). Reads
+   * the small partial index of open tasks.
+   */
+  async findStuck(graceMs: number, limit: number): Promise<TaskEntity[]> {
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks
-        WHERE status IN ('created', 'processing') AND created_at < $1
+        WHERE status IN ('created', 'processing')
+          AND coalesce(started_at, created_at)
+              + make_interval(secs => (time_limit_ms + $1::bigint) / 1000.0) < clock_timestamp()
         ORDER BY created_at LIMIT $2`,
-      [before, limit],
+      [graceMs, limit],
     );
     return rows.map(taskFromRow);
   }

@@ -1,5 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
+import type { SqlFragment } from '@genhub/tasks-data-access';
 
 export interface ReservationRequest {
   accountId: string;
@@ -9,16 +9,36 @@ export interface ReservationRequest {
   category: string;
 }
 
-export type ReservationOutcome =
-  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
+export interface ReservationShortfall {
+  availableUnits: number;
+  currency: Currency;
+}
+
+/** A reservation's answer where one is made on its own (chat completions). */
+export type ReservationOutcome = { ok: true } | ({ ok: false } & ReservationShortfall);
 
 /**
- * Reserves a task's price inside the submit transaction. The tasks domain does
- * not import billing: the gateway binds this port to the ledger
- * (`LedgerRepository.reserve`), tests bind it to whatever they need.
+ * Reserves a task's price in the statement that creates the task (one round
+ * trip, the balance row locked for that statement only). The tasks domain
+ * does not import billing: the gateway binds this port to the ledger
+ * (`LedgerRepository.reservationCte`), tests bind it to whatever they need.
  */
 export interface ReservationPort {
-  reserve(manager: EntityManager, request: ReservationRequest): Promise<ReservationOutcome>;
+  /**
+   * A data-modifying CTE named `reserved`, parameters numbered from $1, that
+   * yields one row when the price was reserved and none (writing nothing)
+   * when the balance does not cover it.
+   */
+  reservationCte(request: ReservationRequest): SqlFragment;
+  /** After a refusal: what the account has, for the 402 message. */
+  shortfall(accountId: string): Promise<ReservationShortfall>;
+  /**
+   * Told each submit's outcome once it is known (after the commit, or at the
+   * refusal), for the reservations metric; optional.
+   */
+  counted?(outcome: SubmitReservationOutcome): void;
 }
+
+export type SubmitReservationOutcome = 'reserved' | 'insufficient';
 
 export const RESERVATION_PORT = Symbol('RESERVATION_PORT');

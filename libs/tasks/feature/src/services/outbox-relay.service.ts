@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { JOB_OPTIONS, JOB_QUEUE, JobItem, JobName, jobIdFor, QueueName } from '@genhub/queue';
-import { OutboxItem, OutboxRepository } from '@genhub/tasks-data-access';
+import { OutboxItem, OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 
 /** An outbox row for one job, with its deterministic id. */
 export function outboxItem(job: JobItem): OutboxItem {
@@ -13,15 +13,22 @@ export function outboxItem(job: JobItem): OutboxItem {
 
 export const OUTBOX_POLL_MS = 200;
 export const OUTBOX_BATCH = 200;
+/**
+ * The poll leaves rows younger than this to the process that wrote them
+ * (handOver); older ones were not handed over (crash, Redis outage).
+ */
+export const HANDOVER_GRACE_MS = 2000;
 const ENQUEUE_TIMEOUT_MS = 5000;
 
 /**
- * Moves outbox rows to BullMQ. Claims a batch with FOR UPDATE SKIP LOCKED (so
- * several relays share the work), adds each job under its deterministic id (a
- * re-sent row is a no-op), deletes the rows and commits. A crash or a Redis
- * outage between commit and enqueue loses nothing: the rows stay until a relay
- * has handed them over. Polls every OUTBOX_POLL_MS; `nudge()` right after a
- * commit makes the hand-over immediate.
+ * Moves outbox rows to BullMQ. The writer hands its just-committed rows over
+ * directly (`handOver`): they are added in bulk under their deterministic ids
+ * and then deleted in one statement, batched with whatever else committed
+ * meanwhile. The poll is the safety net: every OUTBOX_POLL_MS it claims rows
+ * older than HANDOVER_GRACE_MS with FOR UPDATE SKIP LOCKED (so several relays
+ * share the work), adds them (a re-sent row is a no-op), deletes them and
+ * commits. A crash or a Redis outage between commit and enqueue loses
+ * nothing: the rows stay until a relay has handed them over.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,8 +36,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly queues: Record<QueueName, Queue>;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private again = false;
   private stopped = true;
+  private handing: OutboxRow[] = [];
+  private handingOver?: Promise<void>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -50,28 +58,40 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    await Promise.all([this.running, this.handingOver]);
   }
 
-  /** Hand over what was just committed without waiting for the next poll. */
-  nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
+  /**
+   * Enqueues rows the caller has just committed and deletes them afterwards;
+   * never throws (what fails stays in the outbox for the poll). Rows handed
+   * over while a batch is in flight form the next batch.
+   */
+  handOver(rows: OutboxRow[]): void {
+    if (!rows.length || this.stopped) return;
+    this.handing.push(...rows);
+    this.handingOver ??= this.handOverAll().finally(() => (this.handingOver = undefined));
+  }
+
+  private async handOverAll(): Promise<void> {
+    while (this.handing.length) {
+      const batch = this.handing.splice(0, OUTBOX_BATCH);
+      try {
+        await this.enqueue(batch);
+        await this.outbox.remove(
+          this.dataSource.manager,
+          batch.map((r) => r.id),
+        );
+      } catch (error) {
+        this.logger.warn(`outbox hand-over (the poll retries): ${(error as Error).message}`);
+      }
     }
-    clearTimeout(this.timer);
-    this.schedule(0);
   }
 
   private schedule(delay: number): void {
     this.timer = setTimeout(() => {
       this.running = this.drainAll().finally(() => {
         this.running = undefined;
-        if (this.stopped) return;
-        const now = this.again;
-        this.again = false;
-        this.schedule(now ? 0 : OUTBOX_POLL_MS);
+        if (!this.stopped) this.schedule(OUTBOX_POLL_MS);
       });
     }, delay);
   }
@@ -87,26 +107,31 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Hands one batch over; returns how many rows it moved. */
   async drainOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await this.outbox.claim(manager, OUTBOX_BATCH);
+      const rows = await this.outbox.claim(manager, OUTBOX_BATCH, HANDOVER_GRACE_MS);
       if (!rows.length) return 0;
-      await withTimeout(
-        Promise.all(
-          rows.map((row) => {
-            const name = row.jobName as JobName;
-            return this.queues[JOB_QUEUE[name]].add(name, row.payload, {
-              ...JOB_OPTIONS[name],
-              jobId: row.jobId,
-            });
-          }),
-        ),
-        ENQUEUE_TIMEOUT_MS,
-      );
+      await this.enqueue(rows);
       await this.outbox.remove(
         manager,
         rows.map((r) => r.id),
       );
       return rows.length;
     });
+  }
+
+  /** One addBulk per queue (one Redis round trip each) under the rows' deterministic ids. */
+  private async enqueue(rows: OutboxRow[]): Promise<void> {
+    const byQueue = new Map<QueueName, Parameters<Queue['addBulk']>[0]>();
+    for (const row of rows) {
+      const name = row.jobName as JobName;
+      const queue = JOB_QUEUE[name];
+      const jobs = byQueue.get(queue) ?? [];
+      jobs.push({ name, data: row.payload, opts: { ...JOB_OPTIONS[name], jobId: row.jobId } });
+      byQueue.set(queue, jobs);
+    }
+    await withTimeout(
+      Promise.all([...byQueue].map(([queue, jobs]) => this.queues[queue].addBulk(jobs))),
+      ENQUEUE_TIMEOUT_MS,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { Channel, PubSubService } from '@genhub/queue';
 
 type Wake = () => void;
@@ -10,17 +10,25 @@ type Wake = () => void;
  * notice is a hint: callers re-read the row when woken.
  */
 @Injectable()
-export class SyncWaiter implements OnApplicationShutdown {
+export class SyncWaiter implements BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Set<Wake>>();
   private readonly deadlines = new Map<Wake, number>();
   private subscribed?: Promise<unknown>;
   private sweep?: NodeJS.Timeout;
+  /** Set at shutdown: no wait may start or last any more. */
+  closing = false;
 
   constructor(private readonly pubsub: PubSubService) {}
 
   /** Subscribes once; call before reading the row so no notice is missed. */
   async ready(): Promise<void> {
-    this.subscribed ??= this.pubsub.subscribe(Channel.TaskTerminal, (id) => this.wake(id));
+    // A failed subscription (Redis down) is not kept: the next caller tries again.
+    this.subscribed ??= this.pubsub
+      .subscribe(Channel.TaskTerminal, (id) => this.wake(id))
+      .catch((error: unknown) => {
+        this.subscribed = undefined;
+        throw error;
+      });
     await this.subscribed;
   }
 
@@ -30,6 +38,7 @@ export class SyncWaiter implements OnApplicationShutdown {
    * notice, false at the deadline or on `cancel()`.
    */
   watch(taskId: string, timeoutMs: number): { done: Promise<boolean>; cancel(): void } {
+    if (this.closing) return { done: Promise.resolve(false), cancel: () => undefined };
     let cancel: () => void = () => undefined;
     const done = new Promise<boolean>((resolve) => {
       let set = this.waiters.get(taskId);
@@ -72,7 +81,12 @@ export class SyncWaiter implements OnApplicationShutdown {
     this.sweep.unref();
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Shutdown: end every wait now (the processing shape), before the HTTP
+   * server drains its requests — else a sync call holds the exit until the grace runs out.
+   */
+  beforeApplicationShutdown(): void {
+    this.closing = true;
     for (const wake of [...this.deadlines.keys()]) (wake as Wake & { expire: () => void }).expire();
     clearInterval(this.sweep);
   }

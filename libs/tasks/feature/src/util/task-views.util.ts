@@ -1,35 +1,19 @@
+import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { WebhookPayload } from '@genhub/queue';
-import type { TaskEntity, TaskTimings } from '@genhub/tasks-data-access';
+import type { TaskEntity, TaskResultFields } from '@genhub/tasks-data-access';
+
+/**
+ * The deliver-webhook job carries `WebhookPayload` of @genhub/queue, a util lib
+ * that may not import the contracts: this fails to compile if the two drift.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type SameShape<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
+const _webhookJobPayloadIsTheContract: SameShape<WebhookPayload, WebhookPayloadDto> = true;
 
 /** ISO 8601 without zone suffix, in UTC, milliseconds kept: `2026-11-21T12:00:00.123`. */
 export function formatCreatedAt(date: Date): string {
   return date.toISOString().slice(0, 23);
 }
-
-export interface ProcessingView {
-  id: string;
-  status: 'processing';
-}
-export interface CompletedView {
-  id: string;
-  model: string;
-  status: 'completed';
-  code: number;
-  outputs: string[];
-  timings: TaskTimings;
-  error: null;
-  created_at: string;
-}
-export interface FailedView {
-  id: string;
-  model: string;
-  status: 'failed';
-  code: number;
-  outputs: string[];
-  error: string;
-  created_at: string;
-}
-export type TaskResultView = ProcessingView | CompletedView | FailedView;
 
 const TIMING_KEYS = [
   'queue_wait',
@@ -38,21 +22,22 @@ const TIMING_KEYS = [
   'save',
   'run_overhead',
   'total',
-] as const;
+] as const satisfies readonly (keyof TimingsDto)[];
 
 /** The result object, exactly as interface.md shapes it (no other keys). */
-export function toResultView(task: TaskEntity): TaskResultView {
+export function toResultView(task: TaskResultFields): TaskResultBody {
   if (task.status === 'completed') {
     const t = task.timings;
     return {
       id: task.id,
       model: task.model,
       status: 'completed',
-      code: task.code ?? 0,
+      // A completed row always has code 0 (the repository writes it with the status).
+      code: 0,
       outputs: task.outputs ?? [],
       timings: Object.fromEntries(
         TIMING_KEYS.map((k) => [k, t?.[k] ?? 0]),
-      ) as unknown as TaskTimings,
+      ) as unknown as TimingsDto,
       error: null,
       created_at: formatCreatedAt(task.createdAt),
     };
@@ -72,7 +57,7 @@ export function toResultView(task: TaskEntity): TaskResultView {
 }
 
 /** The webhook body snapshot: exactly the interface's keys. */
-export function toWebhookPayload(task: TaskEntity): WebhookPayload {
+export function toWebhookPayload(task: TaskEntity): WebhookPayloadDto {
   const completed = task.status === 'completed';
   return {
     id: task.id,

@@ -91,18 +91,17 @@ export class WebhookDeliveryRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DeliveryState | undefined> {
     if (!UUID.test(input.taskId) || !UUID.test(input.accountId)) return undefined;
-    const rows: DeliveryRow[] = await this.relaxed(manager, (m) =>
-      m.query(
-        `WITH created AS (
+    const rows: DeliveryRow[] = await manager.query(
+      `WITH ${relaxedCommit(manager)},
+       created AS (
          INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
          ON CONFLICT (task_id) DO NOTHING
          RETURNING ${DELIVERY_COLUMNS})
-       SELECT * FROM created
+       SELECT created.* FROM created, relaxed_commit
        UNION ALL
        SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries
         WHERE task_id = $1 AND account_id = $2 AND NOT EXISTS (SELECT 1 FROM created)`,
-        [input.taskId, input.accountId, input.url],
-      ),
+      [input.taskId, input.accountId, input.url],
     );
     return rows[0] ? stateFromRow(rows[0]) : undefined;
   }
@@ -152,9 +151,10 @@ export class WebhookDeliveryRepository {
    */
   async recordAttempt(input: RecordAttemptInput): Promise<boolean> {
     // One statement: the attempt row exists exactly when the delivery moved.
-    const rows: { recorded: number }[] = await this.relaxed(this.dataSource.manager, (m) =>
-      m.query(
-        `WITH moved AS (
+    const manager = this.dataSource.manager;
+    const rows: { recorded: number }[] = await manager.query(
+      `WITH ${relaxedCommit(manager)},
+       moved AS (
          UPDATE webhooks.deliveries
             SET attempts = $3,
                 status = $4,
@@ -166,38 +166,66 @@ export class WebhookDeliveryRepository {
          INSERT INTO webhooks.attempts (task_id, attempt, started_at, duration_ms, status_code, error)
          SELECT task_id, $3, $5, $6, $7, $8 FROM moved
          RETURNING 1)
-       SELECT count(*)::int AS recorded FROM recorded`,
-        [
-          input.taskId,
-          input.accountId,
-          input.attempt,
-          input.outcome === 'failed' ? 'pending' : input.outcome,
-          input.startedAt,
-          Math.max(0, Math.round(input.durationMs)),
-          input.statusCode,
-          input.error,
-        ],
-      ),
+       SELECT count(*)::int AS recorded FROM recorded, relaxed_commit`,
+      [
+        input.taskId,
+        input.accountId,
+        input.attempt,
+        input.outcome === 'failed' ? 'pending' : input.outcome,
+        input.startedAt,
+        Math.max(0, Math.round(input.durationMs)),
+        input.statusCode,
+        input.error,
+      ],
     );
     return rows[0]?.recorded === 1;
   }
 
   /**
-   * Runs a delivery-log write without waiting for its WAL flush
-   * (`synchronous_commit = off`, docs/decisions/0040): a burst of deliveries
-   * is not serialised behind fsyncs. A PostgreSQL crash may lose the last
-   * fraction of a second of log rows, never leave them inconsistent; the
-   * worst outcome is one more (duplicate) attempt, which receivers tolerate.
-   * Inside a caller's transaction the caller's durability applies.
+   * Claims a delivery for a replay (`webhooks:replay`): creates it when it
+   * does not exist (`seen` undefined), or moves it back to pending when it is
+   * still exactly as the caller saw it (status and attempt count). Returns the
+   * attempts made so far, or undefined when another replay or the dispatcher
+   * got there first. Meant for the caller's transaction (with the outbox row).
    */
-  private async relaxed<T>(
+  async claimForReplay(
     manager: EntityManager,
-    run: (m: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    if (manager.queryRunner?.isTransactionActive) return run(manager);
-    return this.dataSource.transaction(async (m) => {
-      await m.query(`SET LOCAL synchronous_commit TO OFF`);
-      return run(m);
-    });
+    input: { taskId: string; accountId: string; url: string },
+    seen: { status: DeliveryStatus; attempts: number } | undefined,
+  ): Promise<number | undefined> {
+    const rows: { attempts: number }[] = seen
+      ? (
+          await manager.query(
+            `UPDATE webhooks.deliveries
+                SET status = 'pending', delivered_at = NULL, updated_at = now()
+              WHERE task_id = $1 AND account_id = $2 AND status = $3 AND attempts = $4
+                AND status <> 'delivered'
+              RETURNING attempts`,
+            [input.taskId, input.accountId, seen.status, seen.attempts],
+          )
+        )[0]
+      : await manager.query(
+          `INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
+           ON CONFLICT (task_id) DO NOTHING RETURNING attempts`,
+          [input.taskId, input.accountId, input.url],
+        );
+    return rows[0]?.attempts;
   }
+}
+
+/**
+ * A CTE named `relaxed_commit` that makes a delivery-log write's own
+ * single-statement transaction commit without waiting for its WAL flush
+ * (`synchronous_commit = off` for that transaction only, docs/decisions/0040
+ * and 0093): a burst of deliveries is not serialised behind fsyncs, and it
+ * costs no BEGIN / SET LOCAL / COMMIT round trips. A PostgreSQL crash may lose
+ * the last fraction of a second of log rows, never leave them inconsistent;
+ * the worst outcome is one more (duplicate) attempt, which receivers
+ * tolerate. Inside a caller's transaction the caller's durability applies.
+ * The statement must read the CTE (set_config runs only when evaluated).
+ */
+function relaxedCommit(manager: EntityManager): string {
+  return manager.queryRunner?.isTransactionActive
+    ? `relaxed_commit AS (SELECT NULL AS setting)`
+    : `relaxed_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)`;
 }

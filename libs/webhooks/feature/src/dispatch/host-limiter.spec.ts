@@ -15,4 +15,40 @@ describe('HostLimiter', () => {
     expect(limiter.tryAcquire('a:1')).toBeDefined();
     expect(limiter.tryAcquire('a:1')).toBeUndefined();
   });
+
+  describe('acquire (waiting briefly for a host that is turning its slots over)', () => {
+    // maxWaitMs is far from recentReleaseMs so a loaded machine's timer lag
+    // cannot make one look like the other.
+    const policy = { recentReleaseMs: 100, maxWaitMs: 2000, waitersPerSlot: 1 };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('gives up as soon as the host stands still, and then puts jobs back at once', async () => {
+      const limiter = new HostLimiter(1, policy);
+      const hanging = limiter.tryAcquire('h:1'); // taken just now: the host looks busy
+      const t0 = Date.now();
+      expect(await limiter.acquire('h:1')).toBeUndefined();
+      const waited = Date.now() - t0;
+      expect(waited).toBeGreaterThanOrEqual(90); // recentReleaseMs, not maxWaitMs
+      expect(waited).toBeLessThan(1000);
+      const t1 = Date.now();
+      expect(await limiter.acquire('h:1')).toBeUndefined(); // still for 100 ms: no wait
+      expect(Date.now() - t1).toBeLessThan(90); // a wait would take recentReleaseMs
+      hanging?.();
+    });
+
+    it('hands a freed slot to the waiting job; a full wait line puts the job back', async () => {
+      const limiter = new HostLimiter(1, policy);
+      const first = limiter.tryAcquire('fast:1');
+      const waiting = limiter.acquire('fast:1');
+      // The wait line holds waitersPerSlot × perHost = 1 job; the next is put back.
+      expect(await limiter.acquire('fast:1')).toBeUndefined();
+      await sleep(50);
+      first?.();
+      const second = await waiting;
+      expect(second).toBeDefined();
+      expect(limiter.inFlightFor('fast:1')).toBe(1);
+      second?.();
+      expect(limiter.inFlightFor('fast:1')).toBe(0);
+    });
+  });
 });

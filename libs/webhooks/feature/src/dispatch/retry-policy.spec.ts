@@ -10,4 +10,17 @@ describe('afterFailedAttempt', () => {
   it('makes a single attempt when one delay is configured', () => {
     expect(afterFailedAttempt(1, [0])).toEqual({ retry: false });
   });
+  it('gives a replayed round starting at attempt 4 the same delays, numbered on', () => {
+    expect(afterFailedAttempt(4, delays, 4)).toEqual({
+      retry: true,
+      nextAttempt: 5,
+      delayMs: 2000,
+    });
+    expect(afterFailedAttempt(5, delays, 4)).toEqual({
+      retry: true,
+      nextAttempt: 6,
+      delayMs: 4000,
+    });
+    expect(afterFailedAttempt(6, delays, 4)).toEqual({ retry: false });
+  });
 });

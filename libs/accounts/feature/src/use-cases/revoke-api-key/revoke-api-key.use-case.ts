@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyRepository } from '@genhub/accounts-data-access';
+import type { RevokedApiKeyDto } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { AuthChangesPublisher } from '../../auth/auth-changes.service';
 
@@ -11,7 +12,7 @@ export class RevokeApiKeyUseCase {
     private readonly changes: AuthChangesPublisher,
   ) {}
 
-  async execute(keyId: string): Promise<{ id: string; status: 'revoked' }> {
+  async execute(keyId: string): Promise<RevokedApiKeyDto> {
     const key = await this.keys.revokeKey(keyId);
     if (!key) throw new AppException(AppErrorCode.NotFound);
     await this.changes.accountChanged(key.accountId);

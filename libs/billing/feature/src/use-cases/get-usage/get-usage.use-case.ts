@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BillingHistoryRepository } from '@genhub/billing-data-access';
+import type { UsageStatisticsDto } from '@genhub/contracts/server';
 import { fromMicros } from '@genhub/money';
 import { resolveDayRange } from '../../util/date-range.util';
 
@@ -12,13 +13,6 @@ export interface GetUsageInput {
   now?: Date;
 }
 
-export interface UsageStatistics {
-  total_tasks: number;
-  total_cost: number;
-  period: string;
-  breakdown: Record<string, { tasks: number; cost: number }>;
-}
-
 /**
  * Usage over a month or an inclusive day range (extensions.md §6), summed
  * from the daily rollup that every capture maintains, so its cost is the
@@ -28,14 +22,14 @@ export interface UsageStatistics {
 export class GetUsageUseCase {
   constructor(private readonly history: BillingHistoryRepository) {}
 
-  async execute(input: GetUsageInput): Promise<UsageStatistics> {
+  async execute(input: GetUsageInput): Promise<UsageStatisticsDto> {
     const range = resolveDayRange(input, input.now);
     const rows = await this.history.usageByCategory({
       accountId: input.accountId,
       startDate: range.startDate,
       endDate: range.endDate,
     });
-    const breakdown: UsageStatistics['breakdown'] = {};
+    const breakdown: UsageStatisticsDto['breakdown'] = {};
     let tasks = 0;
     let costUnits = 0;
     for (const row of rows) {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { BillingHistoryRepository } from '@genhub/billing-data-access';
+import type { BillingsPageDto } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import {
   BILLINGS_DEFAULT_PER_PAGE,
   BILLINGS_MAX_PAGE,
   BILLINGS_MAX_PER_PAGE,
   BILLING_RECORD_TYPES,
-  type BillingRecordJson,
   type BillingRecordTypeFilter,
   billingRecordJson,
 } from '../../billing.types';
@@ -16,13 +16,6 @@ export interface ListBillingsInput {
   page?: number;
   perPage?: number;
   type?: BillingRecordTypeFilter;
-}
-
-export interface BillingsPage {
-  records: BillingRecordJson[];
-  total: number;
-  page: number;
-  per_page: number;
 }
 
 function isIntIn(value: number, min: number, max: number): boolean {
@@ -38,7 +31,7 @@ function isIntIn(value: number, min: number, max: number): boolean {
 export class ListBillingsUseCase {
   constructor(private readonly history: BillingHistoryRepository) {}
 
-  async execute(input: ListBillingsInput): Promise<BillingsPage> {
+  async execute(input: ListBillingsInput): Promise<BillingsPageDto> {
     const page = input.page ?? 1;
     const perPage = input.perPage ?? BILLINGS_DEFAULT_PER_PAGE;
     if (!isIntIn(page, 1, BILLINGS_MAX_PAGE))

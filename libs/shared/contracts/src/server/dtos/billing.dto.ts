@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { CURRENCIES, type Currency } from '@genhub/money';
+import { ACCOUNT_LEVELS, type AccountLevel } from './admin.dto';
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -14,11 +16,11 @@ export class BalanceDto {
   })
   balance!: number;
 
-  @ApiProperty({ description: 'Currency code.', example: 'USD' })
-  currency!: string;
+  @ApiProperty({ enum: CURRENCIES, description: 'Currency code.', example: 'USD' })
+  currency!: Currency;
 
-  @ApiProperty({ enum: ['Bronze', 'Silver', 'Gold', 'Platinum'] })
-  account_level!: 'Bronze' | 'Silver' | 'Gold' | 'Platinum';
+  @ApiProperty({ enum: ACCOUNT_LEVELS })
+  account_level!: AccountLevel;
 }
 
 /** Query of `GET /api/v3/billings`. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
@@ -19,17 +20,34 @@ import {
 /** One chat message (OpenAI-compatible subset: text content only). */
 @ApiSchema({ name: 'ChatMessage' })
 export class ChatMessageDto {
-  @ApiProperty({ enum: ['system', 'user', 'assistant'] })
-  @IsIn(['system', 'user', 'assistant'])
-  role!: 'system' | 'user' | 'assistant';
+  @ApiProperty({ enum: ['system', 'developer', 'user', 'assistant'] })
+  @IsIn(['system', 'developer', 'user', 'assistant'])
+  role!: 'system' | 'developer' | 'user' | 'assistant';
 
   @ApiProperty({ maxLength: 100000 })
   @IsString()
   @MaxLength(100000)
   content!: string;
+
+  @ApiPropertyOptional({ maxLength: 64, description: 'Participant name.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  name?: string;
 }
 
-/** Body of `POST /v1/chat/completions` (OpenAI-compatible subset, no streaming). */
+/** `stream_options` of a streaming request. */
+@ApiSchema({ name: 'ChatStreamOptions' })
+export class ChatStreamOptionsDto {
+  @ApiPropertyOptional({
+    description: 'Send one last chunk with `usage` (and empty `choices`) before `data: [DONE]`.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  include_usage?: boolean;
+}
+
+/** Body of `POST /v1/chat/completions` (OpenAI-compatible subset: text messages, one choice). */
 @ApiSchema({ name: 'ChatCompletionRequest' })
 export class ChatCompletionRequestDto {
   @ApiProperty({ description: 'A chat model id from `GET /v1/models`.' })
@@ -58,17 +76,83 @@ export class ChatCompletionRequestDto {
   @Max(1)
   top_p?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000000,
+    description: 'Completion token limit; without it (or `max_completion_tokens`) the cap is 4096.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(1_000_000)
   max_tokens?: number;
 
-  @ApiPropertyOptional({ enum: [false], description: 'Streaming is not supported; only `false`.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000000,
+    description: 'Newer name of `max_tokens`; wins when both are given.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  max_completion_tokens?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    enum: [1],
+    description: 'Number of choices; only 1 is supported.',
+  })
+  @IsOptional()
+  @IsIn([1], { message: 'n must be 1 (one choice per request)' })
+  n?: 1;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, maxItems: 4 }],
+    description: 'Up to four sequences; the text ends before the first one generated.',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @IsArray({ message: 'stop must be a string or an array of strings' })
+  @ArrayMaxSize(4)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  stop?: string[];
+
+  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
+  @IsOptional()
+  @IsNumber()
+  @Min(-2)
+  @Max(2)
+  presence_penalty?: number;
+
+  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
+  @IsOptional()
+  @IsNumber()
+  @Min(-2)
+  @Max(2)
+  frequency_penalty?: number;
+
+  @ApiPropertyOptional({ type: 'integer' })
+  @IsOptional()
+  @IsInt()
+  seed?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'When true the answer is `text/event-stream`: `chat.completion.chunk` events, then `data: [DONE]`.',
+  })
   @IsOptional()
   @IsBoolean()
-  @IsIn([false])
-  stream?: false;
+  stream?: boolean;
+
+  @ApiPropertyOptional({ type: () => ChatStreamOptionsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChatStreamOptionsDto)
+  stream_options?: ChatStreamOptionsDto;
 
   @ApiPropertyOptional({ description: 'End-user identifier, recorded as given.' })
   @IsOptional()
@@ -121,6 +205,60 @@ export class ChatCompletionDto {
 
   @ApiProperty({ type: () => ChatCompletionUsageDto })
   usage!: ChatCompletionUsageDto;
+}
+
+/** The new text of a streamed choice (`role` on the first chunk only). */
+@ApiSchema({ name: 'ChatCompletionDelta' })
+export class ChatCompletionDeltaDto {
+  @ApiPropertyOptional({ enum: ['assistant'] })
+  role?: 'assistant';
+
+  @ApiPropertyOptional()
+  content?: string;
+}
+
+@ApiSchema({ name: 'ChatCompletionChunkChoice' })
+export class ChatCompletionChunkChoiceDto {
+  @ApiProperty({ type: 'integer' })
+  index!: number;
+
+  @ApiProperty({ type: () => ChatCompletionDeltaDto })
+  delta!: ChatCompletionDeltaDto;
+
+  @ApiProperty({
+    enum: ['stop', 'length', 'content_filter', null],
+    nullable: true,
+    description: 'Null until the last content chunk.',
+  })
+  finish_reason!: 'stop' | 'length' | 'content_filter' | null;
+}
+
+/** One `data:` event of a streamed `POST /v1/chat/completions`. */
+@ApiSchema({ name: 'ChatCompletionChunk' })
+export class ChatCompletionChunkDto {
+  @ApiProperty({ description: 'The same on every chunk of one completion.' })
+  id!: string;
+
+  @ApiProperty({ enum: ['chat.completion.chunk'] })
+  object!: 'chat.completion.chunk';
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds.' })
+  created!: number;
+
+  @ApiProperty()
+  model!: string;
+
+  @ApiProperty({
+    type: () => [ChatCompletionChunkChoiceDto],
+    description: 'Empty on the usage chunk.',
+  })
+  choices!: ChatCompletionChunkChoiceDto[];
+
+  @ApiPropertyOptional({
+    type: () => ChatCompletionUsageDto,
+    description: 'Only on the last chunk, when `stream_options.include_usage` is true.',
+  })
+  usage?: ChatCompletionUsageDto;
 }
 
 /** An entry of `GET /v1/models`. */

@@ -72,4 +72,26 @@ describe('request DTOs validate what the interface promises', () => {
       errors(ChatCompletionRequestDto, { model: 'm', messages: [{ role: 'robot', content: 'x' }] }),
     ).toEqual(['messages']);
   });
+  it('ChatCompletionRequestDto: streaming, stop as string or list, one choice', () => {
+    const base = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+    expect(
+      errors(ChatCompletionRequestDto, {
+        ...base,
+        stream: true,
+        stream_options: { include_usage: true },
+        stop: 'END',
+        n: 1,
+        max_completion_tokens: 10,
+      }),
+    ).toEqual([]);
+    expect(plainToInstance(ChatCompletionRequestDto, { ...base, stop: 'END' }).stop).toEqual([
+      'END',
+    ]);
+    expect(errors(ChatCompletionRequestDto, { ...base, stop: ['a', 'b', 'c', 'd', 'e'] })).toEqual([
+      'stop',
+    ]);
+    expect(errors(ChatCompletionRequestDto, { ...base, stop: 3 })).toEqual(['stop']);
+    expect(errors(ChatCompletionRequestDto, { ...base, n: 2 })).toEqual(['n']);
+    expect(errors(ChatCompletionRequestDto, { ...base, stream: 'yes' })).toEqual(['stream']);
+  });
 });

@@ -12,12 +12,18 @@ export class ApiEnvelopeDto<T> {
   message!: 'success';
 
   data!: T;
-
-  static ok<T>(data: T): ApiEnvelopeDto<T> {
-    const envelope = new ApiEnvelopeDto<T>();
-    envelope.code = 200;
-    envelope.message = 'success';
-    envelope.data = data;
-    return envelope;
-  }
 }
+
+/** Wraps `data` in the `/api/v3/` envelope: a plain object, no class instance per request. */
+export function envelope<T>(data: T): ApiEnvelopeDto<T> {
+  return { code: 200, message: 'success', data };
+}
+
+/**
+ * A query string as the HTTP layer hands it over, keyed by the fields of its
+ * contract DTO: each value is still raw (absent, a string, or an array when a
+ * parameter is repeated). Controllers that parse a query by hand type it with
+ * this, so a misspelt parameter name does not compile, while the global
+ * ValidationPipe (which only runs for class parameter types) is not invoked.
+ */
+export type RawQuery<Dto> = { readonly [Field in keyof Dto]?: unknown };

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { TASK_FAILURE_CODES, TaskFailureCode } from '@genhub/errors';
+import { ModelInputBaseDto } from './inputs/model-input-base.dto';
 import {
   IsIn,
   IsInt,
@@ -34,19 +35,6 @@ export class ListModelsQueryDto {
   search?: string;
 }
 
-/** One price of a model: per task, in the account's currency, per channel. */
-@ApiSchema({ name: 'ModelPrice' })
-export class ModelPriceDto {
-  @ApiProperty({ description: 'Run type (last slug segment).', example: 'test' })
-  run_type!: string;
-
-  @ApiProperty({ description: 'Service tier.', example: 'stable' })
-  channel!: string;
-
-  @ApiProperty({ description: 'Price per task in the account currency.', example: 0.001 })
-  price!: number;
-}
-
 /** An entry of the model listing (interface.md, "Model entry"; extensions.md §5). */
 @ApiSchema({ name: 'ModelEntry' })
 export class ModelEntryDto {
@@ -65,18 +53,20 @@ export class ModelEntryDto {
   @ApiProperty({ example: 'A built-in model that exercises every path of a client.' })
   description!: string;
 
-  @ApiPropertyOptional({
+  @ApiProperty({
     type: [String],
-    description: 'Run types accepted after the model id.',
+    description: 'Run types accepted after the model id (the last slug segment).',
     example: ['test'],
   })
-  run_types?: string[];
+  run_types!: string[];
 
-  @ApiPropertyOptional({
-    type: () => [ModelPriceDto],
-    description: 'Prices per run type and channel.',
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description: "Price per task by channel (service tier), in the account's currency.",
+    example: { stable: 0.001 },
   })
-  pricing?: ModelPriceDto[];
+  pricing!: Record<string, number>;
 }
 
 /**
@@ -84,7 +74,7 @@ export class ModelEntryDto {
  * providers lib validates the simulator's input with this class.
  */
 @ApiSchema({ name: 'SimulatorInput' })
-export class SimulatorInputDto {
+export class SimulatorInputDto extends ModelInputBaseDto {
   @ApiProperty({ description: 'Text description of the output.', minLength: 1, maxLength: 10000 })
   @IsString()
   @IsNotEmpty()
@@ -138,10 +128,4 @@ export class SimulatorInputDto {
   @MaxLength(2048)
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   image_url?: string;
-
-  @ApiPropertyOptional({ description: 'Service tier.', example: 'stable' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
-  channel?: string;
 }

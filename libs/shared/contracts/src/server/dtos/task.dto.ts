@@ -186,3 +186,6 @@ export class DeleteTaskAnswerDto {
   @ApiProperty({ enum: ['deleted'] })
   status!: 'deleted';
 }
+
+/** The result object of `GET /v1/requests/{id}` (and of `sync=true`): narrow on `status`. */
+export type TaskResultBody = TaskProcessingResultDto | TaskCompletedResultDto | TaskFailedResultDto;

@@ -41,41 +41,57 @@ export class WebhookDeliveryAttemptDto {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 3 })
   attempt!: number;
 
-  @ApiProperty({ format: 'date-time', description: 'When the attempt started (ISO 8601, UTC).' })
+  @ApiProperty({
+    description: 'When the attempt started: ISO 8601 in UTC without zone suffix.',
+    example: '2025-01-31T12:00:03.456',
+  })
   started_at!: string;
 
   @ApiProperty({
     type: 'integer',
-    description: 'Milliseconds until the answer, error or time-out.',
-  })
-  duration_ms!: number;
-
-  @ApiProperty({
-    type: 'integer',
     nullable: true,
-    description: 'Receiver status; null when no answer.',
+    description: "The receiver's HTTP status; null when it never answered.",
   })
   status_code!: number | null;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Why the attempt failed; null on 2xx.',
+    description: 'Why the attempt failed without an answer (time-out, refused, DNS…); else null.',
   })
   error!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Milliseconds until the answer, error or time-out.',
+  })
+  duration_ms!: number;
 }
 
-/** `data` of `GET /api/v3/predictions/{id}/webhook-deliveries`: one entry per delivery. */
+/** `data` of `GET /api/v3/predictions/{id}/webhook-deliveries`: the delivery log of the task's webhook. */
 @ApiSchema({ name: 'WebhookDelivery' })
 export class WebhookDeliveryDto {
-  @ApiProperty({ description: 'The `webhook-id` header: the task id.' })
-  id!: string;
+  @ApiProperty({ description: 'The task id (also the `webhook-id` header of every attempt).' })
+  task_id!: string;
 
   @ApiProperty({ format: 'uri' })
   url!: string;
 
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
-  status!: 'pending' | 'delivered' | 'failed';
+  @ApiProperty({
+    enum: ['pending', 'delivered', 'abandoned'],
+    description: '`abandoned` after the last failed attempt.',
+  })
+  status!: 'pending' | 'delivered' | 'abandoned';
+
+  @ApiProperty({ description: 'When the delivery was scheduled: ISO 8601 in UTC, no zone suffix.' })
+  created_at!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'When a 2xx was received; null until then.',
+  })
+  delivered_at!: string | null;
 
   @ApiProperty({ type: () => [WebhookDeliveryAttemptDto] })
   attempts!: WebhookDeliveryAttemptDto[];

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, getSchemaPath, SwaggerModule } from '@nestjs/swagger';
 import type {
   OpenAPIObject,
   OperationObject,
@@ -17,12 +17,16 @@ import {
   AppErrorCode,
   INSUFFICIENT_BALANCE_INNER_CODE,
   insufficientBalanceMessage,
+  modelNotFoundMessage,
   unknownProviderMessage,
 } from '@genhub/errors';
-import { CONTRACT_MODELS, MODEL_INPUTS } from './contract-models';
+import { CONTRACT_MODELS, MODEL_INPUT_CLASSES, MODEL_SUBMIT_PATHS } from './contract-models';
 
 /** The document's version: bump on any change of the public interface. */
-export const CONTRACTS_VERSION = '1.0.0';
+export const CONTRACTS_VERSION = '1.1.0';
+
+/** The component name of a DTO class (its `@ApiSchema` name, else the class name). */
+const schemaName = (dto: new () => object): string => getSchemaPath(dto).split('/').pop() ?? '';
 
 const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: SchemaObject | ReferenceObject, examples?: Record<string, unknown>) => ({
@@ -51,7 +55,14 @@ const CLOSED_SCHEMAS = [
   'V3Error',
   'ChatError',
   'ChatErrorDetail',
-  ...MODEL_INPUTS.map((model) => model.input.name.replace(/Dto$/, '')),
+  'AdminCreateAccountRequest',
+  'AdminCreateApiKeyRequest',
+  'AdminTopUpRequest',
+  'AdminAccount',
+  'AdminIssuedApiKey',
+  'AdminRevokedApiKey',
+  'AdminRotatedWebhookSecret',
+  ...MODEL_INPUT_CLASSES.map(schemaName),
 ];
 
 /** DTOs of query strings: documented as parameters, not as schemas. */
@@ -70,7 +81,7 @@ const ENVELOPES: Record<string, SchemaObject | ReferenceObject> = {
   UsageStatisticsResponse: ref('UsageStatistics'),
   DeleteTaskResponse: ref('DeleteTaskAnswer'),
   UploadResponse: ref('UploadAnswer'),
-  WebhookDeliveriesResponse: { type: 'array', items: ref('WebhookDelivery') },
+  WebhookDeliveriesResponse: ref('WebhookDelivery'),
 };
 
 function envelope(data: SchemaObject | ReferenceObject): SchemaObject {
@@ -139,7 +150,7 @@ const ERROR_RESPONSES: Record<string, ResponseObject> = {
   V3BadRequest: {
     description: 'Invalid query or body.',
     content: json(ref('V3Error'), {
-      invalidParameters: v3(400, 'per_page must not be greater than 100'),
+      invalidParameters: v3(400, 'per_page must be an integer from 1 to 100'),
     }),
   },
   V3Unauthorized: {
@@ -166,6 +177,25 @@ const ERROR_RESPONSES: Record<string, ResponseObject> = {
     description: 'Unexpected server error.',
     content: json(ref('V3Error'), { serverError: v3(500, msg('internal')) }),
   },
+  AdminBadRequest: {
+    description: 'Invalid body: unknown field, wrong type or value out of range.',
+    content: json(ref('V1Error'), {
+      invalidAmount: v1(400, 'Invalid request: amount must be a positive number'),
+    }),
+  },
+  AdminUnauthorized: {
+    description: 'Missing or wrong admin token.',
+    content: json(ref('V1Error'), {
+      missingHeader: v1(401, msg('missing_authorization')),
+      invalidFormat: v1(401, msg('invalid_authorization_format')),
+      wrongToken: v1(401, 'Invalid admin token'),
+    }),
+  },
+  AdminNotFound: {
+    description:
+      'Unknown account or key, or the admin API is disabled (`ADMIN_TOKEN` unset: every admin route answers 404).',
+    content: json(ref('V1Error'), { notFound: v1(404, msg('not_found')) }),
+  },
   ChatBadRequest: {
     description: 'Invalid chat request.',
     content: json(ref('ChatError'), {
@@ -178,11 +208,46 @@ const ERROR_RESPONSES: Record<string, ResponseObject> = {
       },
     }),
   },
+  ChatPaymentRequired: {
+    description:
+      'The balance (net of reservations) does not cover the upper bound of the cost (prompt + `max_tokens` at the model’s prices). Nothing was charged.',
+    content: json(ref('ChatError'), {
+      insufficientBalance: {
+        error: {
+          message: insufficientBalanceMessage('$', '0.000', '0.004'),
+          type: 'insufficient_quota',
+          param: null,
+        },
+      },
+    }),
+  },
   ChatNotFound: {
     description: 'Unknown chat model.',
     content: json(ref('ChatError'), {
       unknownModel: {
-        error: { message: msg('not_found'), type: 'invalid_request_error', param: 'model' },
+        error: {
+          message: modelNotFoundMessage('acme/nope'),
+          type: 'invalid_request_error',
+          param: 'model',
+        },
+      },
+    }),
+  },
+  ChatBadGateway: {
+    description:
+      'The upstream refused the gateway’s credentials or answered something unusable. Nothing was charged.',
+    content: json(ref('ChatError'), {
+      upstreamError: {
+        error: { message: msg('upstream_error'), type: 'api_error', param: null },
+      },
+    }),
+  },
+  ChatServiceUnavailable: {
+    description:
+      'Every route of the model failed transiently (429, 5xx, unreachable, time limit). Nothing was charged; retry with backoff.',
+    content: json(ref('ChatError'), {
+      unavailable: {
+        error: { message: msg('service_unavailable'), type: 'server_error', param: null },
       },
     }),
   },
@@ -232,11 +297,27 @@ const chatErrors = (...statuses: number[]): ResponsesObject => {
   const names: Record<number, string> = {
     400: 'BadRequest',
     401: 'V1Unauthorized',
+    402: 'PaymentRequired',
     403: 'V1Forbidden',
     404: 'NotFound',
     500: 'ServerError',
+    502: 'BadGateway',
+    503: 'ServiceUnavailable',
   };
   return errorRefs('Chat', Object.fromEntries(statuses.map((s) => [s, names[s]])));
+};
+
+/** The admin API answers `{code, error}` with a string `error` (extensions.md §2). */
+const adminErrors = (...statuses: number[]): ResponsesObject => {
+  const names: Record<number, string> = {
+    400: 'AdminBadRequest',
+    401: 'AdminUnauthorized',
+    404: 'AdminNotFound',
+    500: 'V1ServerError',
+  };
+  return Object.fromEntries(
+    statuses.map((status) => [status, { $ref: `#/components/responses/${names[status]}` }]),
+  );
 };
 
 const ok = (description: string, schema: SchemaObject | ReferenceObject): ResponseObject => ({
@@ -338,6 +419,129 @@ function submitOperation(
   };
 }
 
+/** extensions.md §2: the operator's API, under its own bearer token, no envelope. */
+function adminPaths(): PathsObject {
+  const admin = (operation: OperationObject): OperationObject => ({
+    tags: ['Admin'],
+    security: [{ adminBearer: [] }],
+    ...operation,
+  });
+  const id = (name: string, description: string): ParameterObject => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string', format: 'uuid' },
+  });
+  const accountId = id('id', 'The account id.');
+  const body = (name: string, required: boolean) => ({ required, content: json(ref(name)) });
+  const statusChange = (status: 'suspended' | 'active', operationId: string, summary: string) => ({
+    post: admin({
+      operationId,
+      summary,
+      description: `Sets the account's \`status\` to \`${status}\`${status === 'suspended' ? '; its API keys answer 403 from then on' : ''}.`,
+      parameters: [accountId],
+      responses: {
+        200: ok('The account.', ref('AdminAccount')),
+        ...adminErrors(401, 404, 500),
+      },
+    }),
+  });
+  return {
+    '/admin/v1/accounts': {
+      post: admin({
+        operationId: 'adminCreateAccount',
+        summary: 'Create an account',
+        description:
+          "A positive opening `balance` is recorded as the account's first `top-up` billing record. The answer is the only one that carries `webhook_secret`.",
+        requestBody: body('AdminCreateAccountRequest', false),
+        responses: {
+          201: ok('The new account, with its webhook secret.', ref('AdminAccount')),
+          ...adminErrors(400, 401, 404, 500),
+        },
+      }),
+    },
+    '/admin/v1/accounts/{id}': {
+      get: admin({
+        operationId: 'adminGetAccount',
+        summary: 'Read an account',
+        parameters: [accountId],
+        responses: {
+          200: ok('The account (without `webhook_secret`).', ref('AdminAccount')),
+          ...adminErrors(401, 404, 500),
+        },
+      }),
+    },
+    '/admin/v1/accounts/{id}/api-keys': {
+      post: admin({
+        operationId: 'adminIssueApiKey',
+        summary: 'Issue an API key',
+        description: 'The plain key is returned once and stored only as a hash.',
+        parameters: [accountId],
+        requestBody: body('AdminCreateApiKeyRequest', false),
+        responses: {
+          201: ok('The new key.', ref('AdminIssuedApiKey')),
+          ...adminErrors(400, 401, 404, 500),
+        },
+      }),
+    },
+    '/admin/v1/api-keys/{keyId}': {
+      delete: admin({
+        operationId: 'adminRevokeApiKey',
+        summary: 'Revoke an API key',
+        description: 'The key answers 401 `Invalid or revoked API key` from then on.',
+        parameters: [id('keyId', 'The key id.')],
+        responses: {
+          200: ok('The key is revoked.', ref('AdminRevokedApiKey')),
+          ...adminErrors(401, 404, 500),
+        },
+      }),
+    },
+    '/admin/v1/accounts/{id}/top-ups': {
+      post: admin({
+        operationId: 'adminTopUpAccount',
+        summary: 'Top up an account',
+        parameters: [accountId],
+        requestBody: body('AdminTopUpRequest', true),
+        responses: {
+          201: ok('The new billing record (`type: top-up`).', ref('BillingRecord')),
+          ...adminErrors(400, 401, 404, 500),
+        },
+      }),
+    },
+    '/admin/v1/accounts/{id}/suspend': statusChange(
+      'suspended',
+      'adminSuspendAccount',
+      'Suspend an account',
+    ),
+    '/admin/v1/accounts/{id}/unsuspend': statusChange(
+      'active',
+      'adminUnsuspendAccount',
+      'Unsuspend an account',
+    ),
+    '/admin/v1/accounts/{id}/webhook-secret': {
+      post: admin({
+        operationId: 'adminRotateWebhookSecret',
+        summary: "Rotate an account's webhook secret",
+        description:
+          'A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).',
+        parameters: [accountId],
+        responses: {
+          200: ok('The new secret.', ref('AdminRotatedWebhookSecret')),
+          ...adminErrors(401, 404, 500),
+        },
+      }),
+    },
+  };
+}
+
+/** The submit body: any of the model inputs (a single input is referenced directly). */
+function submitBodySchema(): ReferenceObject {
+  return MODEL_INPUT_CLASSES.length === 1
+    ? ref(schemaName(MODEL_INPUT_CLASSES[0]))
+    : ref('SubmitBody');
+}
+
 function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
   const slugParameters: ParameterObject[] = ['provider_id', 'model_id', 'run_type'].map((name) => ({
     name,
@@ -350,36 +554,21 @@ function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
       post: submitOperation(
         'submitTask',
         'Submit a task to any model',
-        "The path is the model slug. The body is the model's input (see the per-model paths for each schema); a body that breaks the schema is answered 400 and nothing is charged.",
-        {
-          type: 'object',
-          additionalProperties: true,
-          description: "The model's input parameters.",
-          properties: {
-            prompt: { type: 'string' },
-            image_url: { type: 'string', format: 'uri' },
-            image_urls: { type: 'array', items: { type: 'string', format: 'uri' } },
-            aspect_ratio: { type: 'string' },
-            resolution: { type: 'string' },
-            duration: { type: 'integer' },
-            output_format: { type: 'string' },
-            seed: { type: 'integer' },
-            channel: { type: 'string' },
-          },
-        },
+        "The path is the model slug. The body is the model's input: the input schema of the model's kind (one component per kind, e.g. `SimulatorInput` for `local/simulator/test`; the per-model paths name theirs). A body that breaks the schema is answered 400 and nothing is charged.",
+        submitBodySchema(),
         slugParameters,
       ),
     },
   };
-  for (const model of MODEL_INPUTS) {
-    const schemaName = model.input.name.replace(/Dto$/, '');
+  // The same route, written out for the models whose input the contracts know: exact body types.
+  for (const model of MODEL_SUBMIT_PATHS) {
     const operationId = `submit${model.name.replace(/[^A-Za-z0-9]/g, '')}Task`;
     paths[`/v1/${model.slug}`] = {
       post: submitOperation(
         operationId,
         `Submit a task to ${model.slug}`,
         model.description,
-        ref(schemaName),
+        ref(schemaName(model.input)),
         [],
       ),
     };
@@ -515,7 +704,7 @@ function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
         parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
           200: ok(
-            'The deliveries (empty when the task has no webhook).',
+            'The delivery log (404 when the task was submitted without a webhook).',
             ref('WebhookDeliveriesResponse'),
           ),
           ...v3Errors(401, 403, 404, 500),
@@ -543,10 +732,35 @@ function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
         operationId: 'createChatCompletion',
         tags: ['Chat'],
         summary: 'Create a chat completion (OpenAI-compatible)',
+        description:
+          'Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.',
         requestBody: { required: true, content: json(ref('ChatCompletionRequest')) },
         responses: {
-          200: ok('The completion.', ref('ChatCompletion')),
-          ...chatErrors(400, 401, 403, 404, 500),
+          200: {
+            description:
+              'The completion (`application/json`), or with `stream: true` a `text/event-stream` of `data: <ChatCompletionChunk>` events ending with `data: [DONE]`.',
+            content: {
+              ...json(ref('ChatCompletion')),
+              'text/event-stream': {
+                // As common chat APIs document it: the schema is that of each event's `data:`.
+                schema: ref('ChatCompletionChunk'),
+                example: {
+                  id: 'chatcmpl-0f8fad5b-d9cb-469f-a165-70867728950e',
+                  object: 'chat.completion.chunk',
+                  created: 1735689600,
+                  model: 'local/chat',
+                  choices: [
+                    {
+                      index: 0,
+                      delta: { role: 'assistant', content: 'You' },
+                      finish_reason: null,
+                    },
+                  ],
+                },
+              },
+            },
+          },
+          ...chatErrors(400, 401, 402, 403, 404, 500, 502, 503),
         },
       },
     },
@@ -555,12 +769,15 @@ function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
         operationId: 'listChatModels',
         tags: ['Chat'],
         summary: 'List chat models (OpenAI-compatible)',
+        description:
+          'The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.',
         responses: {
           200: ok('The chat models.', ref('ChatModelList')),
           ...chatErrors(401, 403, 500),
         },
       },
     },
+    ...adminPaths(),
   });
   return paths;
 }
@@ -617,6 +834,13 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
       'A task result: `{id, status: "processing"}` while not terminal, every field when completed, no `timings` when failed.',
     oneOf: [ref('TaskProcessingResult'), ref('TaskCompletedResult'), ref('TaskFailedResult')],
   };
+  // Any of the inputs (anyOf: a body may fit several kinds); a single input is referenced directly.
+  if (MODEL_INPUT_CLASSES.length > 1)
+    schemas.SubmitBody = {
+      description:
+        "A submit body: the input of the model's kind. Each kind's schema is its own component.",
+      anyOf: MODEL_INPUT_CLASSES.map((dto) => ref(schemaName(dto))),
+    };
   schemas.SubmitResponse = {
     description: 'The acknowledgement (asynchronous submit) or the task result (`sync=true`).',
     oneOf: [
@@ -648,6 +872,10 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
       { name: 'Files', description: 'Uploads for use as model inputs.' },
       { name: 'Webhooks', description: 'Webhook delivery records.' },
       { name: 'Chat', description: 'OpenAI-compatible chat endpoints.' },
+      {
+        name: 'Admin',
+        description: 'The operator API (`/admin/v1`): accounts, API keys, top-ups, suspension.',
+      },
     ],
     security: [{ bearerAuth: [] }],
     paths,
@@ -657,6 +885,12 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
           type: 'http',
           scheme: 'bearer',
           description: '`Authorization: Bearer <API_KEY>`',
+        },
+        adminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            '`Authorization: Bearer <ADMIN_TOKEN>`; the admin API exists only when `ADMIN_TOKEN` is set.',
         },
       },
       parameters: {

@@ -1,10 +1,14 @@
 import {
+  AdminAccountDto,
   BalanceDto,
   BillingRecordDto,
   BillingsExportQueryDto,
   BillingsPageDto,
   BillingsQueryDto,
   ChatCompletionChoiceDto,
+  ChatCompletionChunkChoiceDto,
+  ChatCompletionChunkDto,
+  ChatCompletionDeltaDto,
   ChatCompletionDto,
   ChatCompletionRequestDto,
   ChatCompletionUsageDto,
@@ -13,10 +17,16 @@ import {
   ChatMessageDto,
   ChatModelDto,
   ChatModelListDto,
+  ChatStreamOptionsDto,
+  CreateAccountDto,
+  CreateApiKeyDto,
   DeleteTaskAnswerDto,
+  IssuedApiKeyDto,
   ListModelsQueryDto,
   ModelEntryDto,
-  ModelPriceDto,
+  MODEL_INPUTS,
+  RevokedApiKeyDto,
+  RotatedWebhookSecretDto,
   SimulatorInputDto,
   SubmitAckDto,
   SubmitTaskQueryDto,
@@ -24,6 +34,7 @@ import {
   TaskFailedResultDto,
   TaskProcessingResultDto,
   TimingsDto,
+  TopUpDto,
   UploadAnswerDto,
   UploadFileBodyDto,
   UsageBreakdownEntryDto,
@@ -36,6 +47,7 @@ import {
   WebhookDeliveryDto,
   WebhookPayloadDto,
 } from '../dtos';
+import { ImageToVideoInputDto, TextToImageInputDto, TextToSpeechInputDto } from '../dtos/inputs';
 
 /** A catalogue model whose input schema the contracts own. */
 export interface ModelInputContract {
@@ -48,10 +60,11 @@ export interface ModelInputContract {
 }
 
 /**
- * Every model input schema known to the contracts. Each gets its own submit
- * path in the OpenAPI document. Add a model here when its DTO lands.
+ * Models with a submit path of their own in the OpenAPI document (exact body
+ * type for typed clients). Every model is also reachable through the slug path,
+ * whose body is any of the inputs.
  */
-export const MODEL_INPUTS: readonly ModelInputContract[] = [
+export const MODEL_SUBMIT_PATHS: readonly ModelInputContract[] = [
   {
     slug: 'local/simulator/test',
     name: 'Simulator',
@@ -59,6 +72,42 @@ export const MODEL_INPUTS: readonly ModelInputContract[] = [
       'Built-in model that exercises every path of a client without an upstream provider (priced 0.001 per task).',
     input: SimulatorInputDto,
   },
+  {
+    slug: 'local/image/text-to-image',
+    name: 'Local image',
+    description:
+      'Offline generator: draws seeded abstract shapes and gradients from the prompt (not a diffusion model); PNG, JPEG or WebP at the requested size.',
+    input: TextToImageInputDto,
+  },
+  {
+    slug: 'local/speech/text-to-speech',
+    name: 'Local speech',
+    description:
+      'Offline eSpeak-NG speech synthesis to a WAV file (robotic voice); a tone sequence derived from the text if the engine fails.',
+    input: TextToSpeechInputDto,
+  },
+  {
+    slug: 'local/video/image-to-video',
+    name: 'Local video',
+    description:
+      'Offline pan-and-zoom over the input image (or a drawn one) as an animated WebP or GIF; not a video diffusion model.',
+    input: ImageToVideoInputDto,
+  },
+  {
+    slug: 'local/video/text-to-video',
+    name: 'Local video from text',
+    description:
+      'Offline pan-and-zoom over an image drawn from the prompt as an animated WebP or GIF; not a video diffusion model.',
+    input: ImageToVideoInputDto,
+  },
+];
+
+/**
+ * The input DTO of every model kind (`MODEL_INPUTS`) and of every model with a
+ * path of its own, once each (several kinds may share one class).
+ */
+export const MODEL_INPUT_CLASSES: readonly (new () => object)[] = [
+  ...new Set([...Object.values(MODEL_INPUTS), ...MODEL_SUBMIT_PATHS.map((model) => model.input)]),
 ];
 
 /** Every DTO class that becomes a schema of the OpenAPI document. */
@@ -74,7 +123,6 @@ export const CONTRACT_MODELS: readonly (new () => object)[] = [
   WebhookDeliveryAttemptDto,
   WebhookDeliveryDto,
   ListModelsQueryDto,
-  ModelPriceDto,
   ModelEntryDto,
   BalanceDto,
   BillingsQueryDto,
@@ -96,7 +144,19 @@ export const CONTRACT_MODELS: readonly (new () => object)[] = [
   ChatCompletionChoiceDto,
   ChatCompletionUsageDto,
   ChatCompletionDto,
+  ChatStreamOptionsDto,
+  ChatCompletionDeltaDto,
+  ChatCompletionChunkChoiceDto,
+  ChatCompletionChunkDto,
   ChatModelDto,
   ChatModelListDto,
-  ...MODEL_INPUTS.map((model) => model.input),
+  CreateAccountDto,
+  CreateApiKeyDto,
+  TopUpDto,
+  AdminAccountDto,
+  IssuedApiKeyDto,
+  RevokedApiKeyDto,
+  RotatedWebhookSecretDto,
+  SimulatorInputDto,
+  ...MODEL_INPUT_CLASSES,
 ];

@@ -2,8 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { getSchemaPath } from '@nestjs/swagger';
 import { APP_ERRORS, TASK_FAILURE_CODES } from '@genhub/errors';
+import { SimulatorInputDto } from '../dtos';
 import { buildOpenApiDocument } from './build-document';
+import { CONTRACT_MODELS, MODEL_INPUT_CLASSES } from './contract-models';
 
 const root = path.resolve(__dirname, '../../../../../..');
 const libRoot = path.join(root, 'libs/shared/contracts');
@@ -113,13 +116,28 @@ describe('the OpenAPI document', () => {
   const schema = (name: string): Json => document.components.schemas[name];
   const keys = (name: string): string[] => Object.keys(schema(name).properties);
 
-  it('is OpenAPI 3.0 with a bearer security scheme applied everywhere', () => {
+  it("carries the package's version", () => {
+    const pkg = JSON.parse(readFileSync(path.join(libRoot, 'package.json'), 'utf8'));
+    expect(document.info.version).toBe(pkg.version);
+  });
+
+  it('is OpenAPI 3.0 with the API-key bearer scheme by default and the admin one on /admin', () => {
     expect(document.openapi).toBe('3.0.3');
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',
       scheme: 'bearer',
     });
+    expect(document.components.securitySchemes.adminBearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
+    for (const [p, item] of Object.entries(document.paths))
+      for (const operation of Object.values(item as Json))
+        expect([p, operation.security]).toEqual([
+          p,
+          p.startsWith('/admin/') ? [{ adminBearer: [] }] : undefined,
+        ]);
   });
 
   it('covers every public endpoint', () => {
@@ -130,6 +148,10 @@ describe('the OpenAPI document', () => {
       [
         'POST /v1/{provider_id}/{model_id}/{run_type}',
         'POST /v1/local/simulator/test',
+        'POST /v1/local/image/text-to-image',
+        'POST /v1/local/speech/text-to-speech',
+        'POST /v1/local/video/image-to-video',
+        'POST /v1/local/video/text-to-video',
         'GET /v1/requests/{request_id}',
         'GET /v1/balance',
         'GET /api/v3/models',
@@ -141,6 +163,14 @@ describe('the OpenAPI document', () => {
         'POST /api/v3/files/upload',
         'POST /v1/chat/completions',
         'GET /v1/models',
+        'POST /admin/v1/accounts',
+        'GET /admin/v1/accounts/{id}',
+        'POST /admin/v1/accounts/{id}/api-keys',
+        'DELETE /admin/v1/api-keys/{keyId}',
+        'POST /admin/v1/accounts/{id}/top-ups',
+        'POST /admin/v1/accounts/{id}/suspend',
+        'POST /admin/v1/accounts/{id}/unsuspend',
+        'POST /admin/v1/accounts/{id}/webhook-secret',
       ].sort(),
     );
   });
@@ -207,11 +237,25 @@ describe('the OpenAPI document', () => {
     expect(schema('TaskResult').oneOf).toHaveLength(3);
   });
 
-  it('has a submit path per known model with its input schema, and the webhook callback', () => {
-    const submit = document.paths['/v1/local/simulator/test'].post;
-    expect(submit.requestBody.content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/SimulatorInput',
-    });
+  it('makes every model input a component and the submit body, with the webhook callback', () => {
+    const submit = document.paths['/v1/{provider_id}/{model_id}/{run_type}'].post;
+    const inputRefs = MODEL_INPUT_CLASSES.map((dto) => getSchemaPath(dto));
+    expect(inputRefs).toContain('#/components/schemas/SimulatorInput');
+    for (const inputRef of inputRefs) {
+      const name = inputRef.split('/').pop() as string;
+      expect([name, schema(name)?.additionalProperties]).toEqual([name, false]);
+    }
+    expect(CONTRACT_MODELS).toEqual(expect.arrayContaining([SimulatorInputDto]));
+    const body = submit.requestBody.content['application/json'].schema;
+    // One input: the body is that schema; several: `SubmitBody` is their anyOf.
+    const bodyRefs =
+      inputRefs.length === 1 ? [body.$ref] : schema('SubmitBody').anyOf.map((r: Json) => r.$ref);
+    expect(bodyRefs).toEqual(inputRefs);
+    // Models with a path of their own get their exact input schema there.
+    expect(
+      document.paths['/v1/local/simulator/test'].post.requestBody.content['application/json']
+        .schema,
+    ).toEqual({ $ref: '#/components/schemas/SimulatorInput' });
     expect(keys('SimulatorInput')).toEqual(
       expect.arrayContaining(['prompt', 'duration_ms', 'fail_code', 'num_outputs', 'image_url']),
     );
@@ -229,7 +273,10 @@ describe('the OpenAPI document', () => {
     expect(callback.requestBody.content['application/json'].schema.$ref).toBe(
       '#/components/schemas/WebhookPayload',
     );
-    expect(submit.parameters.map((p: Json) => p.$ref)).toEqual([
+    expect(submit.parameters.map((p: Json) => p.$ref ?? `path:${p.name}`)).toEqual([
+      'path:provider_id',
+      'path:model_id',
+      'path:run_type',
       '#/components/parameters/Sync',
       '#/components/parameters/Webhook',
       '#/components/parameters/Prefix',
@@ -262,6 +309,59 @@ describe('the OpenAPI document', () => {
     expect(chat['401'].$ref).toBe('#/components/responses/V1Unauthorized');
     expect(chat['400'].$ref).toBe('#/components/responses/ChatBadRequest');
     expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param']);
+  });
+
+  it('documents the admin API (extensions.md §2) with its bodies and answers', () => {
+    const create = document.paths['/admin/v1/accounts'].post;
+    expect(create.requestBody).toEqual({
+      required: false,
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/AdminCreateAccountRequest' } },
+      },
+    });
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '404', '500']);
+    expect(create.responses['401'].$ref).toBe('#/components/responses/AdminUnauthorized');
+    expect(keys('AdminCreateAccountRequest')).toEqual(['currency', 'account_level', 'balance']);
+    expect(schema('AdminCreateAccountRequest').required).toBeUndefined();
+    expect(keys('AdminAccount')).toEqual([
+      'id',
+      'currency',
+      'account_level',
+      'balance',
+      'reserved',
+      'status',
+      'webhook_secret',
+    ]);
+    expect(schema('AdminAccount').required).not.toContain('webhook_secret');
+    expect(schema('AdminTopUpRequest').required).toEqual(['amount']);
+    const topUp = document.paths['/admin/v1/accounts/{id}/top-ups'].post;
+    expect(topUp.responses['201'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/BillingRecord',
+    );
+    expect(keys('AdminIssuedApiKey')).toEqual(['id', 'key']);
+    expect(keys('AdminRevokedApiKey')).toEqual(['id', 'status']);
+    expect(keys('AdminRotatedWebhookSecret')).toEqual(['id', 'webhook_secret']);
+  });
+
+  it('describes the webhook delivery log as the gateway answers it', () => {
+    expect(keys('WebhookDelivery')).toEqual([
+      'task_id',
+      'url',
+      'status',
+      'created_at',
+      'delivered_at',
+      'attempts',
+    ]);
+    expect(keys('WebhookDeliveryAttempt')).toEqual([
+      'attempt',
+      'started_at',
+      'status_code',
+      'error',
+      'duration_ms',
+    ]);
+    expect(schema('WebhookDeliveriesResponse').properties.data).toEqual({
+      $ref: '#/components/schemas/WebhookDelivery',
+    });
   });
 
   it('wraps /api/v3 answers in the envelope and documents the special bodies', () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import { Channel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
@@ -35,7 +36,7 @@ export class DeleteTaskUseCase {
     private readonly relay: OutboxRelay,
   ) {}
 
-  async execute(input: DeleteTaskInput): Promise<{ id: string; status: 'deleted' }> {
+  async execute(input: DeleteTaskInput): Promise<DeleteTaskAnswerDto> {
     for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
       const task = await this.tasks.findOwnedTask(input.accountId, input.taskId);
       if (!task) throw new AppException('not_found');
@@ -44,20 +45,19 @@ export class DeleteTaskUseCase {
         // Output URLs stop serving at once (before the row says deleted).
         await this.storage.delete(task.outputKeys);
       }
-      const won = await this.dataSource.transaction(async (manager) => {
+      const announced = await this.dataSource.transaction(async (manager) => {
         if (!(await this.tasks.markDeleted(manager, task.accountId, task.id, task.status)))
-          return false;
-        if (settle !== 'none')
-          await this.outbox.add(manager, [
-            outboxItem({
-              name: JobName.SettleTask,
-              data: { v: 1, taskId: task.id, accountId: task.accountId, outcome: settle },
-            }),
-          ]);
-        return true;
+          return undefined;
+        if (settle === 'none') return [];
+        return this.outbox.add(manager, [
+          outboxItem({
+            name: JobName.SettleTask,
+            data: { v: 1, taskId: task.id, accountId: task.accountId, outcome: settle },
+          }),
+        ]);
       });
-      if (!won) continue;
-      if (settle !== 'none') this.relay.nudge();
+      if (!announced) continue;
+      this.relay.handOver(announced);
       if (task.status === 'processing')
         await this.pubsub
           .publish(Channel.TaskCancel, task.id)

@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
-import { DataSource } from 'typeorm';
 import { TaskCode, TaskFailureCode, isTaskFailureCode, taskErrorMessage } from '@genhub/errors';
 import {
   AdapterError,
@@ -10,26 +8,28 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
-import {
-  OutboxRepository,
-  TaskEntity,
-  TaskRepository,
-  TaskTimings,
-} from '@genhub/tasks-data-access';
+import { TaskEntity, TaskRepository, TaskTimings } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
-import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
 import { TaskCancellation, TaskCancelledError } from '../../services/task-cancellation.service';
+import { TaskFinisher } from '../../services/task-finisher.service';
 import { outputKey } from '../../util/output-prefix.util';
-import { toWebhookPayload } from '../../util/task-views.util';
 
 export interface RunTaskInput {
   taskId: string;
+  /** The request that created the task, passed on to the webhook job for log correlation. */
+  requestId?: string;
 }
 
 /** How a run ended, for the processor's logs and metrics. */
 export type RunTaskOutcome = 'completed' | 'failed' | 'skipped' | 'superseded' | 'deleted';
+
+/** The outcome with the task's model and code (0 when completed; none when the run left no status). */
+export interface RunTaskReport {
+  outcome: RunTaskOutcome;
+  model?: string;
+  code?: number;
+}
 
 export class TaskTimeLimitError extends Error {
   constructor(readonly limitMs: number) {
@@ -46,9 +46,9 @@ interface Failure {
 /**
  * Runs one task: claims it (created/processing → processing, attempt + 1),
  * runs the model's adapter with an AbortSignal (deletion, time limit → 5004),
- * stores the outputs under `outputs/{prefix}/{task}/…`, then ONE transaction:
- * the conditional terminal update plus the SettleTask and DeliverWebhook
- * outbox rows. A run that loses the race (superseded, deleted) removes its
+ * stores the outputs under `outputs/{prefix}/{task}/…`, then finishes it
+ * through TaskFinisher (ONE statement: the conditional terminal update, the
+ * settlement of its reservation and the DeliverWebhook outbox row). A run that loses the race (superseded, deleted) removes its
  * outputs. The terminal notice is published after the commit.
  */
 @Injectable()
@@ -56,22 +56,25 @@ export class RunTaskUseCase {
   private readonly logger = new Logger(RunTaskUseCase.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tasks: TaskRepository,
-    private readonly outbox: OutboxRepository,
     private readonly catalogue: ModelCatalogue,
     private readonly adapters: AdapterRegistry,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(MEDIA_FETCHER) private readonly media: MediaFetcher,
     private readonly cancellation: TaskCancellation,
-    private readonly pubsub: PubSubService,
-    private readonly relay: OutboxRelay,
+    private readonly finisher: TaskFinisher,
   ) {}
 
   async execute(input: RunTaskInput): Promise<RunTaskOutcome> {
+    return (await this.run(input)).outcome;
+  }
+
+  /** Runs the task like execute and also says which model ran and the task code it ended with. */
+  async run(input: RunTaskInput): Promise<RunTaskReport> {
     await this.cancellation.listen();
     const task = await this.tasks.claimForRun(input.taskId);
-    if (!task) return 'skipped';
+    if (!task) return { outcome: 'skipped' };
+    const model = task.model;
     const claimedAt = Date.now();
     const startedAt = task.startedAt?.getTime() ?? claimedAt;
     const createdAt = task.createdAt.getTime();
@@ -114,7 +117,7 @@ export class RunTaskUseCase {
       saveEnd = Date.now();
       if (controller.signal.reason instanceof TaskCancelledError) {
         await this.discard(keys);
-        return 'deleted';
+        return { outcome: 'deleted', model };
       }
       outcome = this.toFailure(controller.signal.aborted ? controller.signal.reason : error);
     } finally {
@@ -124,53 +127,25 @@ export class RunTaskUseCase {
 
     const finishedAt = Date.now();
     const timings = measure(createdAt, startedAt, claimedAt, apiStart, apiEnd, saveEnd, finishedAt);
-    const finished = await this.dataSource.transaction(async (manager) => {
-      const row =
-        'outputs' in outcome
-          ? await this.tasks.complete(manager, task.id, task.attempt, {
-              outputs: outcome.outputs,
-              outputKeys: keys,
-              timings,
-            })
-          : await this.tasks.fail(manager, task.id, task.attempt, { ...outcome, timings });
-      if (!row) return undefined;
-      const jobs = [
-        outboxItem({
-          name: JobName.SettleTask,
-          data: {
-            v: 1,
-            taskId: row.id,
-            accountId: row.accountId,
-            outcome: row.status === 'completed' ? 'capture' : 'release',
-          },
-        }),
-      ];
-      if (row.webhookUrl)
-        jobs.push(
-          outboxItem({
-            name: JobName.DeliverWebhook,
-            data: {
-              v: 1,
-              taskId: row.id,
-              accountId: row.accountId,
-              url: row.webhookUrl,
-              payload: toWebhookPayload(row),
-            },
-          }),
-        );
-      await this.outbox.add(manager, jobs);
-      return row;
-    });
+    const finished = await this.finisher.finish(
+      task,
+      'outputs' in outcome
+        ? { completed: { outputs: outcome.outputs, outputKeys: keys, timings } }
+        : { failed: { ...outcome, timings } },
+      input.requestId,
+    );
     if (!finished) {
       // Superseded by a later attempt, or deleted meanwhile: this run's outputs are not the task's.
       await this.discard(keys);
-      return 'superseded';
+      return { outcome: 'superseded', model };
     }
-    this.relay.nudge();
-    await this.pubsub
-      .publish(Channel.TaskTerminal, finished.id)
-      .catch((e: Error) => this.logger.warn(`terminal notice for ${finished.id}: ${e.message}`));
-    return finished.status === 'completed' ? 'completed' : 'failed';
+    return finished.status === 'completed'
+      ? { outcome: 'completed', model, code: TaskCode.Success }
+      : {
+          outcome: 'failed',
+          model,
+          code: 'code' in outcome ? outcome.code : TaskCode.InternalError,
+        };
   }
 
   /** Tries the channel's routes in order; a transient failure falls over to the next. */

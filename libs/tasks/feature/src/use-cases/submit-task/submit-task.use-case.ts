@@ -5,12 +5,13 @@ import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
+import type { SubmitAckDto } from '@genhub/contracts/server';
 import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
 import { currencySymbol, formatAmount } from '@genhub/money';
 import { checkOutboundUrl } from '@genhub/outbound';
 import { ChannelName, Channels, ModelCatalogue, ModelDefinition } from '@genhub/providers';
 import { JobName } from '@genhub/queue';
-import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
+import { CreatedTask, NewTask, TaskRepository } from '@genhub/tasks-data-access';
 import { RESERVATION_PORT, ReservationPort } from '../../ports/reservation.port';
 import { EstimatedDurationService } from '../../services/estimated-duration.service';
 import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
@@ -27,13 +28,12 @@ export interface SubmitTaskInput {
   prefix?: string;
   /** Idempotency-Key header (issue 10). */
   idempotencyKey?: string;
+  /** The HTTP request id, carried in the run job so worker log lines name it. */
+  requestId?: string;
 }
 
-export interface SubmitTaskResult {
-  id: string;
-  status: 'created';
-  estimated_duration: number | null;
-}
+/** The submit acknowledgement, as the contracts shape it. */
+export type SubmitTaskResult = SubmitAckDto;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const MAX_WEBHOOK_URL = 2048;
@@ -66,9 +66,11 @@ function describeErrors(
 
 /**
  * POST /v1/{provider}/{model}/{run_type}. Checks in the documented order
- * (provider, model, body, content, webhook, prefix), then ONE transaction:
- * the reservation, the task row and its RunTask outbox row. The answer is
- * sent only after that commit; the relay (nudged here) enqueues the job.
+ * (provider, model, body, content, webhook, prefix), then ONE statement:
+ * the reservation, the task row and its RunTask outbox row (with an
+ * Idempotency-Key, one transaction that first detaches an expired key). The
+ * answer is sent only after that commit; the job is handed to the relay,
+ * which enqueues it at once (the outbox row is the safety net).
  */
 @Injectable()
 export class SubmitTaskUseCase {
@@ -78,7 +80,6 @@ export class SubmitTaskUseCase {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: ModelCatalogue,
     private readonly tasks: TaskRepository,
-    private readonly outbox: OutboxRepository,
     @Inject(RESERVATION_PORT) private readonly reservation: ReservationPort,
     private readonly relay: OutboxRelay,
     private readonly estimates: EstimatedDurationService,
@@ -114,51 +115,57 @@ export class SubmitTaskUseCase {
 
     const id = randomUUID();
     const priceUnits = (model.channels[channel] ?? [])[0].priceUnits;
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        if (key) {
-          // An expired key may be used again: detach it from its old task.
-          await manager.query(
-            `UPDATE tasks.tasks SET idempotency_key = NULL
-              WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
-            [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
-          );
-        }
-        const reserved = await this.reservation.reserve(manager, {
-          accountId: input.accountId,
-          taskId: id,
-          amountUnits: priceUnits,
-          model: model.slug,
-          category: model.category,
-        });
-        if (!reserved.ok) {
-          const symbol = currencySymbol(reserved.currency);
-          throw new AppException('insufficient_balance', {
-            message: insufficientBalanceMessage(
-              symbol,
-              formatAmount(reserved.availableUnits),
-              formatAmount(priceUnits),
-            ),
-          });
-        }
-        await this.tasks.insert(manager, {
-          id,
-          accountId: input.accountId,
-          model: model.slug,
-          channel,
-          category: model.category,
-          input: body,
-          webhookUrl,
-          outputPrefix: prefix,
-          priceUnits,
-          timeLimitMs: model.timeLimitMs,
-          idempotencyKey: key,
-          requestHash,
-        });
-        await this.outbox.add(manager, [
-          outboxItem({ name: JobName.RunTask, data: { v: 1, taskId: id } }),
-        ]);
+    const reservation = this.reservation.reservationCte({
+      accountId: input.accountId,
+      taskId: id,
+      amountUnits: priceUnits,
+      model: model.slug,
+      category: model.category,
+    });
+    const task: NewTask = {
+      id,
+      accountId: input.accountId,
+      model: model.slug,
+      channel,
+      category: model.category,
+      input: body,
+      webhookUrl,
+      outputPrefix: prefix,
+      priceUnits,
+      timeLimitMs: model.timeLimitMs,
+      idempotencyKey: key,
+      requestHash,
+    };
+    const announce = [
+      outboxItem({ name: JobName.RunTask, data: { v: 1, taskId: id, requestId: input.requestId } }),
+    ];
+    const refused = async (): Promise<never> => {
+      this.reservation.counted?.('insufficient');
+      const { availableUnits, currency } = await this.reservation.shortfall(input.accountId);
+      throw new AppException('insufficient_balance', {
+        message: insufficientBalanceMessage(
+          currencySymbol(currency),
+          formatAmount(availableUnits),
+          formatAmount(priceUnits),
+        ),
       });
+    };
+    let created: CreatedTask;
+    try {
+      created = key
+        ? await this.dataSource.transaction(async (manager) => {
+            // An expired key may be used again: detach it from its old task.
+            await manager.query(
+              `UPDATE tasks.tasks SET idempotency_key = NULL
+                WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
+              [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
+            );
+            return (
+              (await this.tasks.insertReserved(reservation, task, announce, manager)) ?? refused()
+            );
+          })
+        : // The common case: one statement, no transaction around it.
+          ((await this.tasks.insertReserved(reservation, task, announce)) ?? (await refused()));
     } catch (error) {
       // Two parallel submits with one Idempotency-Key: the loser answers like a replay.
       if (key && (error as { code?: string }).code === '23505') {
@@ -173,7 +180,8 @@ export class SubmitTaskUseCase {
       }
       throw error;
     }
-    this.relay.nudge();
+    this.reservation.counted?.('reserved');
+    this.relay.handOver(created.outbox);
     return {
       id,
       status: 'created',

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { TaskResultBody } from '@genhub/contracts/server';
 import { TaskConfig } from '@genhub/config';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import { SyncWaiter } from '../../services/sync-waiter.service';
-import { TaskResultView, toResultView } from '../../util/task-views.util';
+import { toResultView } from '../../util/task-views.util';
 import { SubmitTaskInput, SubmitTaskUseCase } from './submit-task.use-case';
 
 /**
@@ -18,7 +19,7 @@ export class SyncSubmitUseCase {
     private readonly config: TaskConfig,
   ) {}
 
-  async execute(input: SubmitTaskInput): Promise<TaskResultView> {
+  async execute(input: SubmitTaskInput): Promise<TaskResultBody> {
     // Subscribe before the task can finish, so its notice cannot be missed.
     await this.waiter.ready();
     const ack = await this.submit.execute(input);
@@ -26,12 +27,12 @@ export class SyncSubmitUseCase {
     for (;;) {
       const watch = this.waiter.watch(ack.id, Math.max(0, deadline - Date.now()));
       const task = await this.tasks.findOwnedTask(input.accountId, ack.id);
-      const view: TaskResultView = task ? toResultView(task) : { id: ack.id, status: 'processing' };
+      const view: TaskResultBody = task ? toResultView(task) : { id: ack.id, status: 'processing' };
       if (view.status !== 'processing' || !task || Date.now() >= deadline) {
         watch.cancel();
         return view;
       }
-      if (!(await watch.done) && Date.now() >= deadline) return view;
+      if (!(await watch.done) && (Date.now() >= deadline || this.waiter.closing)) return view;
     }
   }
 }

@@ -58,13 +58,14 @@ export class DeliverWebhookUseCase {
 
   async execute({ job, enqueuedAt }: DeliverWebhookInput): Promise<DeliverWebhookResult> {
     const attempt = job.attempt ?? 1;
+    const firstAttempt = job.firstAttempt ?? 1;
     const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
-    if (attempt === 1 && delays[0] > 0) {
+    if (attempt === firstAttempt && delays[0] > 0) {
       const wait = enqueuedAt + delays[0] - Date.now();
       if (wait > 0) return { kind: 'deferred', retryInMs: wait };
     }
 
-    const release = this.hosts.tryAcquire(hostOf(job.url));
+    const release = await this.hosts.acquire(hostOf(job.url));
     if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
     try {
       const delivery = await this.deliveries.openDelivery({
@@ -78,7 +79,7 @@ export class DeliverWebhookUseCase {
         // Re-run after a crash between recording this attempt and enqueueing the next:
         // enqueue it again (same job id, so at most one exists).
         if (delivery.attempts === attempt) {
-          const next = afterFailedAttempt(attempt, delays);
+          const next = afterFailedAttempt(attempt, delays, firstAttempt);
           if (next.retry) await this.enqueue(job, body, next.nextAttempt, next.delayMs);
         }
         return { kind: 'skipped' };
@@ -92,7 +93,7 @@ export class DeliverWebhookUseCase {
         : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
       const durationMs = Math.round(performance.now() - t0);
 
-      const next = result.ok ? undefined : afterFailedAttempt(attempt, delays);
+      const next = result.ok ? undefined : afterFailedAttempt(attempt, delays, firstAttempt);
       const outcome: AttemptOutcome = result.ok
         ? 'delivered'
         : next?.retry

@@ -1,27 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { WebhookDeliveryDto } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { DeliveryStatus, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
+import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 
-export interface WebhookAttemptView {
-  attempt: number;
-  /** When the attempt started (ISO 8601, UTC, without zone suffix like every time of the API). */
-  started_at: string;
-  /** The receiver's HTTP status, null when it never answered. */
-  status_code: number | null;
-  /** Why the attempt failed without an answer (time-out, refused, DNS…), else null. */
-  error: string | null;
-  duration_ms: number;
-}
-
-export interface WebhookDeliveriesView {
-  task_id: string;
-  url: string;
-  status: DeliveryStatus;
-  created_at: string;
-  delivered_at: string | null;
-  attempts: WebhookAttemptView[];
-}
-
+/** Times of the API: ISO 8601 in UTC without zone suffix. */
 const apiTime = (d: Date): string => d.toISOString().replace(/Z$/, '');
 
 /** The delivery log of one of the caller's tasks; any other id is 404 Not found. */
@@ -29,7 +11,7 @@ const apiTime = (d: Date): string => d.toISOString().replace(/Z$/, '');
 export class GetWebhookDeliveriesUseCase {
   constructor(private readonly deliveries: WebhookDeliveryRepository) {}
 
-  async execute(input: { accountId: string; taskId: string }): Promise<WebhookDeliveriesView> {
+  async execute(input: { accountId: string; taskId: string }): Promise<WebhookDeliveryDto> {
     const log = await this.deliveries.findOwnedDeliveryLog(input.accountId, input.taskId);
     if (!log) throw new AppException(AppErrorCode.NotFound);
     return {

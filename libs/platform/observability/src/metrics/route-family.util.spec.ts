@@ -1,0 +1,24 @@
+import { routeFamily } from './route-family.util';
+
+describe('routeFamily', () => {
+  it.each([
+    ['/v1/:provider/:model/:run_type', 'submit'],
+    ['/v1/requests/:id', 'result'],
+    ['/v1/balance', 'balance'],
+    ['/api/v3/billings', 'billings'],
+    ['/api/v3/billings/export', 'billings'],
+    ['/api/v3/usage', 'billings'],
+    ['/api/v3/files/upload', 'upload'],
+    ['/cdn/*', 'cdn'],
+    ['/v1/chat/completions', 'chat'],
+    ['/admin/v1/accounts/:id', 'admin'],
+    ['/admin/queues/api/queues', 'admin'],
+    ['/api/v3/predictions/:id/webhook-deliveries', 'webhooks'],
+    ['/api/v3/predictions/:id', 'delete'],
+    ['/metrics', 'probe'],
+    ['/somewhere', 'other'],
+    [undefined, 'other'],
+  ])('%s → %s', (pattern, family) => {
+    expect(routeFamily(pattern)).toBe(family);
+  });
+});

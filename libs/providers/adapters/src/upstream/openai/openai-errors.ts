@@ -1,0 +1,35 @@
+import { TaskFailureCode } from '@genhub/errors';
+import { AdapterError } from '../../contract/model-adapter';
+import { MODERATION_PATTERN, UpstreamAnswer, codeForStatus, jsonOf, upstreamError } from '../http';
+
+interface OpenAiErrorBody {
+  message?: string;
+  type?: string;
+  param?: string | null;
+  code?: string | null;
+}
+
+const MODERATION_CODES = new Set([
+  'content_policy_violation',
+  'moderation_blocked',
+  'content_filter',
+]);
+
+/** OpenAI's `{error: {message, type, param, code}}` → a catalogue code (decision 0080). */
+export function openAiError(answer: UpstreamAnswer): AdapterError {
+  const body = (jsonOf(answer) as { error?: OpenAiErrorBody } | undefined)?.error ?? {};
+  return upstreamError(openAiCode(answer.status, body), answer.status, body.message);
+}
+
+function openAiCode(status: number, e: OpenAiErrorBody): TaskFailureCode {
+  if (
+    MODERATION_CODES.has(e.code ?? '') ||
+    (status === 400 && MODERATION_PATTERN.test(e.message ?? ''))
+  )
+    return 1200;
+  if (status === 400) {
+    if (e.code === 'missing_required_parameter') return 1400;
+    if (e.param || /invalid|unsupported|unknown/i.test(e.code ?? '')) return 1401;
+  }
+  return codeForStatus(status);
+}

@@ -1,0 +1,165 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
+import { CURRENCIES, type Currency, toMicros } from '@genhub/money';
+
+/** The account levels of the public interface (`GET /v1/balance`, the admin API). */
+export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
+export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
+export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** Largest amount accepted in one admin call (far below the micro-unit safe-integer limit). */
+export const MAX_ADMIN_AMOUNT = 1_000_000_000;
+
+function isMoneyAmount(value: unknown): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  try {
+    toMicros(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A JSON number with at most 6 decimals (micro-units). class-validator's own
+ * `maxDecimalPlaces` throws on exponent notation such as 1e-7, hence this one.
+ */
+function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isMoneyAmount',
+      validator: {
+        validate: isMoneyAmount,
+        defaultMessage: (args) => `${args?.property} must be a number with at most 6 decimals`,
+      },
+    },
+    options,
+  );
+}
+
+/** Body of `POST /admin/v1/accounts` (extensions.md §2); every field optional. */
+@ApiSchema({ name: 'AdminCreateAccountRequest' })
+export class CreateAccountDto {
+  @ApiPropertyOptional({ enum: CURRENCIES, default: 'USD' })
+  @IsOptional()
+  @IsIn(CURRENCIES)
+  currency?: Currency;
+
+  @ApiPropertyOptional({ enum: ACCOUNT_LEVELS, default: 'Bronze' })
+  @IsOptional()
+  @IsIn(ACCOUNT_LEVELS)
+  account_level?: AccountLevel;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_ADMIN_AMOUNT,
+    default: 0,
+    description:
+      "Opening balance, at most 6 decimals; a positive one is the account's first top-up record.",
+  })
+  @IsOptional()
+  @IsMoneyAmount()
+  @Min(0)
+  @Max(MAX_ADMIN_AMOUNT)
+  balance?: number;
+}
+
+/** Body of `POST /admin/v1/accounts/{id}/api-keys`. */
+@ApiSchema({ name: 'AdminCreateApiKeyRequest' })
+export class CreateApiKeyDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'A label for the key.' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+}
+
+/** Body of `POST /admin/v1/accounts/{id}/top-ups`. */
+@ApiSchema({ name: 'AdminTopUpRequest' })
+export class TopUpDto {
+  @ApiProperty({
+    exclusiveMinimum: true,
+    minimum: 0,
+    maximum: MAX_ADMIN_AMOUNT,
+    description: 'Amount in the account currency, > 0, at most 6 decimals.',
+    example: 10,
+  })
+  @IsMoneyAmount()
+  @IsPositive()
+  @Max(MAX_ADMIN_AMOUNT)
+  amount!: number;
+}
+
+/** The admin account object. `balance` is net of reservations, as in `GET /v1/balance`. */
+@ApiSchema({ name: 'AdminAccount' })
+export class AdminAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ enum: CURRENCIES })
+  currency!: Currency;
+
+  @ApiProperty({ enum: ACCOUNT_LEVELS })
+  account_level!: AccountLevel;
+
+  @ApiProperty({ description: 'Balance net of reservations.', example: 10 })
+  balance!: number;
+
+  @ApiProperty({ description: 'Open reservations of running tasks.', example: 0 })
+  reserved!: number;
+
+  @ApiProperty({ enum: ACCOUNT_STATUSES })
+  status!: AccountStatus;
+
+  @ApiPropertyOptional({
+    description: 'Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  webhook_secret?: string;
+}
+
+/** Answer of `POST /admin/v1/accounts/{id}/api-keys`: the plain key, returned once. */
+@ApiSchema({ name: 'AdminIssuedApiKey' })
+export class IssuedApiKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ description: 'The plain API key; it is stored only as a hash.' })
+  key!: string;
+}
+
+/** Answer of `DELETE /admin/v1/api-keys/{keyId}`. */
+@ApiSchema({ name: 'AdminRevokedApiKey' })
+export class RevokedApiKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ enum: ['revoked'] })
+  status!: 'revoked';
+}
+
+/** Answer of `POST /admin/v1/accounts/{id}/webhook-secret` (decision 0066). */
+@ApiSchema({ name: 'AdminRotatedWebhookSecret' })
+export class RotatedWebhookSecretDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({
+    description: 'The new Standard Webhooks signing key; the old one stops signing at once.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  webhook_secret!: string;
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Channel, JobName, PubSubService } from '@genhub/queue';
+import {
+  CompletedFields,
+  FailedFields,
+  OutboxItem,
+  TaskEntity,
+  TaskRepository,
+} from '@genhub/tasks-data-access';
+import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';
+import { toWebhookPayload } from '../util/task-views.util';
+import { OutboxRelay, outboxItem } from './outbox-relay.service';
+
+export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields };
+
+/**
+ * The one way a task turns terminal, for a run and for the stuck-task sweeper
+ * alike: ONE statement holding the conditional terminal update, the
+ * settlement of its reservation (SETTLEMENT_PORT: capture when completed,
+ * release when failed) and the DeliverWebhook outbox row, handed straight to
+ * the relay; then the terminal notice. Whoever loses the conditional update
+ * writes nothing, so the reservation is settled and the webhook sent exactly
+ * once (docs/decisions/0090, 0094).
+ */
+@Injectable()
+export class TaskFinisher {
+  private readonly logger = new Logger(TaskFinisher.name);
+
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly pubsub: PubSubService,
+    private readonly relay: OutboxRelay,
+    @Inject(SETTLEMENT_PORT) private readonly settlement: SettlementPort,
+  ) {}
+
+  /**
+   * Finishes the task if it is still in a state that may finish and still at
+   * the attempt the caller saw (`task.attempt`; a later claim supersedes it);
+   * returns the terminal row, or undefined when another writer won.
+   */
+  async finish(
+    task: TaskEntity,
+    ending: TaskEnding,
+    /** The request that created the task, passed on to the webhook job for log correlation. */
+    requestId?: string,
+  ): Promise<TaskEntity | undefined> {
+    // The webhook body, from the row as the terminal write will leave it.
+    const terminal: TaskEntity = Object.assign(
+      new TaskEntity(),
+      task,
+      'completed' in ending
+        ? { status: 'completed', code: 0, error: null, outputs: ending.completed.outputs }
+        : { status: 'failed', code: ending.failed.code, error: ending.failed.error, outputs: [] },
+    );
+    const announce: OutboxItem[] = [];
+    if (task.webhookUrl)
+      announce.push(
+        outboxItem({
+          name: JobName.DeliverWebhook,
+          data: {
+            v: 1,
+            taskId: task.id,
+            accountId: task.accountId,
+            requestId,
+            url: task.webhookUrl,
+            payload: toWebhookPayload(terminal),
+          },
+        }),
+      );
+    const settle = (when: string) =>
+      this.settlement.settlementCte(
+        {
+          taskId: task.id,
+          accountId: task.accountId,
+          outcome: 'completed' in ending ? 'capture' : 'release',
+        },
+        when,
+      );
+    const finished =
+      'completed' in ending
+        ? await this.tasks.completeAnnouncing(
+            task.id,
+            task.attempt,
+            ending.completed,
+            announce,
+            settle,
+          )
+        : await this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, settle);
+    if (!finished) return undefined;
+    this.settlement.counted?.(
+      !finished.settled ? 'unchanged' : 'completed' in ending ? 'captured' : 'released',
+    );
+    this.relay.handOver(finished.outbox);
+    await this.pubsub
+      .publish(Channel.TaskTerminal, task.id)
+      .catch((e: Error) => this.logger.warn(`terminal notice for ${task.id}: ${e.message}`));
+    return finished.task;
+  }
+}
