@@ -8,3 +8,4 @@ export * from './fake-upstreams/openai-chat';
 export * from './fake-upstreams';
 export * from './in-memory-storage.module';
 export * from './tcp-proxy';
+export * from './built-app';

@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,8 @@ import { Queue } from 'bullmq';
 import { METRICS, MetricSpec, ServiceName } from '@genhub/observability';
 import { JobName, QueueName, redisConnection } from '@genhub/queue';
 import {
+  BuiltApp,
+  buildAppForTest,
   closedPort,
   createTestDatabase,
   deleteQueuePrefix,
@@ -86,8 +88,7 @@ interface OtlpExport {
 
 describe('operations: metrics, log correlation and tracing across the four apps', () => {
   const dir = mkdtempSync(join(tmpdir(), 'genhub-ops-'));
-  // A build of its own: other suites rebuild dist/<app> while this one runs the apps.
-  const dist = join(root, 'dist', `operations-test-${process.pid}`);
+  const builds = new Map<ServiceName, BuiltApp>();
   const children = new Map<ServiceName, ChildProcess>();
   const logs = new Map<ServiceName, string[]>();
   const ports = new Map<ServiceName, number>();
@@ -101,11 +102,7 @@ describe('operations: metrics, log correlation and tracing across the four apps'
   const gateway = () => `http://127.0.0.1:${ports.get('gateway')}`;
 
   beforeAll(async () => {
-    for (const app of APPS)
-      execFileSync('node', ['tools/build/build-app.cjs', app, join(dist, app)], {
-        cwd: root,
-        stdio: 'ignore',
-      });
+    for (const app of APPS) builds.set(app, buildAppForTest(app, 'operations'));
     db = await createTestDatabase('ops');
     receiver = await WebhookReceiver.start();
     otlp = await otlpReceiver();
@@ -130,11 +127,11 @@ describe('operations: metrics, log correlation and tracing across the four apps'
     await receiver?.close();
     otlp?.server.close();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(dist, { recursive: true, force: true });
+    for (const build of builds.values()) build.remove();
   });
 
   async function start(app: ServiceName): Promise<void> {
-    const child = spawn('node', [join(dist, app, 'apps', app, 'src', 'main.js')], {
+    const child = spawn(process.execPath, [(builds.get(app) as BuiltApp).entry()], {
       cwd: root,
       env: {
         ...process.env,

@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { JOB_OPTIONS, jobIdFor, redisConnection } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
+import { BuiltApp, buildAppForTest } from '@genhub/testing';
 
 const root = join(__dirname, '../../../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,11 +20,12 @@ describe('task-worker process', () => {
   let ds: DataSource;
   let tasks: TaskRepository;
   let queue: Queue;
+  let worker: BuiltApp;
   const dir = mkdtempSync(join(tmpdir(), 'genhub-worker-'));
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    execFileSync('node', ['tools/build/build-app.cjs', 'task-worker'], { cwd: root });
+    worker = buildAppForTest('task-worker', 'run-task');
     ds = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
     await ds.initialize();
     tasks = new TaskRepository(ds);
@@ -38,10 +40,11 @@ describe('task-worker process', () => {
     await queue.close();
     await ds.destroy();
     rmSync(dir, { recursive: true, force: true });
+    worker.remove();
   });
 
   function startWorker(port: number, env: NodeJS.ProcessEnv = {}): ChildProcess {
-    const child = spawn('node', ['dist/task-worker/apps/task-worker/src/main.js'], {
+    const child = spawn(process.execPath, [worker.entry()], {
       cwd: root,
       env: {
         ...process.env,

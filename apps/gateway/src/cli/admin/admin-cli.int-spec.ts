@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { buildAppForTest } from '@genhub/testing';
 import { runAdminCli } from './run-admin-cli';
 
-const root = path.resolve(__dirname, '../../../../..');
 const env = {
   ...process.env,
   API_KEY_PEPPER: 'test-pepper-0123456789',
@@ -122,12 +121,8 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
   });
 
   it('works as the built process that npm run admin starts', () => {
-    const build = spawnSync(process.execPath, ['tools/build/build-app.cjs', 'gateway'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    expect(build.status).toBe(0);
-    const entry = path.join(root, 'dist/gateway/apps/gateway/src/cli/admin.js');
+    const build = buildAppForTest('gateway', 'admin-cli');
+    const entry = build.entry('cli/admin');
     const demo = spawnSync(process.execPath, [entry, 'demo', '--json'], { env, encoding: 'utf8' });
     expect(demo.stderr).toBe('');
     expect(demo.status).toBe(0);
@@ -142,5 +137,6 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
     );
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe('admin: suspend: Not found\n');
+    build.remove();
   });
 });

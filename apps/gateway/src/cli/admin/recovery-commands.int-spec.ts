@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { redisConnection } from '@genhub/queue';
 import {
+  BuiltApp,
+  buildAppForTest,
   createTestDatabase,
   deleteQueuePrefix,
   dropTestDatabase,
@@ -36,6 +38,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   const redisUrl = process.env.REDIS_URL as string;
   const dir = mkdtempSync(path.join(tmpdir(), 'genhub-recovery-'));
   const children: ChildProcess[] = [];
+  const builds = new Map<string, BuiltApp>();
   let accountId: string;
   let secret: string;
 
@@ -50,7 +53,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   }
 
   function start(app: string, port: number): void {
-    const child = spawn(process.execPath, [`dist/${app}/apps/${app}/src/main.js`], {
+    const child = spawn(process.execPath, [(builds.get(app) as BuiltApp).entry()], {
       cwd: root,
       env: {
         ...env,
@@ -126,10 +129,8 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
       QUEUE_PREFIX: prefix,
       API_KEY_PEPPER: 'test-pepper-0123456789',
     };
-    execFileSync(process.execPath, ['tools/build/build-app.cjs', 'task-worker'], { cwd: root });
-    execFileSync(process.execPath, ['tools/build/build-app.cjs', 'webhook-dispatcher'], {
-      cwd: root,
-    });
+    for (const app of ['task-worker', 'webhook-dispatcher'])
+      builds.set(app, buildAppForTest(app, 'recovery'));
     receiver = await WebhookReceiver.start({ kind: 'status', status: 500 });
     const account = await admin('create-account', '--balance', '5');
     accountId = account.json.id;
@@ -145,6 +146,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     await deleteQueuePrefix(redisUrl, prefix);
     await dropTestDatabase(db.name);
     rmSync(dir, { recursive: true, force: true });
+    for (const build of builds.values()) build.remove();
   });
 
   it('tasks:requeue runs open tasks whose jobs Redis lost and settles finished ones', async () => {
