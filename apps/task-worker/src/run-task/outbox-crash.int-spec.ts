@@ -20,6 +20,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import {
+  HANDOVER_DELETE_MS,
   HANDOVER_GRACE_MS,
   OutboxRelay,
   RESERVATION_PORT,
@@ -222,6 +223,39 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     expect(await outboxRowsFor(wds, ack.id)).toEqual([]);
     await worker.close(); // its relay must not serve the next test
     opened.pop();
+  }, 30_000);
+
+  it('hands rows over at once and deletes those of a burst together; shutdown deletes what is left', async () => {
+    const accountId = await account(); // room for five tasks
+    const gateway = await startGateway();
+    opened.push(gateway);
+    const remove = jest.spyOn(gateway.get(OutboxRepository), 'remove');
+    const submit = (prompt: string) =>
+      gateway.get(SubmitTaskUseCase).execute({
+        accountId,
+        provider: 'local',
+        model: 'simulator',
+        runType: 'test',
+        body: { prompt, duration_ms: 0 },
+      });
+    const ds = gateway.get(DataSource);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await submit(`burst ${i}`)).id);
+    // Enqueued straight away, long before the poll's grace would pass.
+    for (const id of ids) await until(() => tasksQueue.getJob(`task-${id}`));
+    await sleep(HANDOVER_DELETE_MS * 3);
+    for (const id of ids) expect(await outboxRowsFor(ds, id)).toEqual([]);
+    // One DELETE for the burst (two if the submits straddled a window), not one per row.
+    expect(remove.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(remove.mock.calls.flatMap(([, rowIds]) => rowIds)).toHaveLength(4);
+
+    // A submit just before shutdown: enqueued, and its row deleted before the pool closes.
+    const last = await submit('last');
+    await gateway.close();
+    opened.pop();
+    expect(await tasksQueue.getJob(`task-${last.id}`)).toBeDefined();
+    // Read through the billing app's pool: the gateway's is closed.
+    expect(await outboxRowsFor(opened[0].get(DataSource), last.id)).toEqual([]);
   }, 30_000);
 
   it('a relay that dies between enqueueing and deleting its rows re-sends them without a second run', async () => {

@@ -18,13 +18,19 @@ export const OUTBOX_BATCH = 200;
  * (handOver); older ones were not handed over (crash, Redis outage).
  */
 export const HANDOVER_GRACE_MS = 2000;
+/**
+ * Handed-over rows are deleted together at most this long after they were
+ * enqueued: at a trickle each row would otherwise cost a DELETE round trip
+ * of its own. Well under HANDOVER_GRACE_MS, so the poll never sees them.
+ */
+export const HANDOVER_DELETE_MS = 100;
 const ENQUEUE_TIMEOUT_MS = 5000;
 
 /**
  * Moves outbox rows to BullMQ. The writer hands its just-committed rows over
  * directly (`handOver`): they are added in bulk under their deterministic ids
- * and then deleted in one statement, batched with whatever else committed
- * meanwhile. The poll is the safety net: every OUTBOX_POLL_MS it claims rows
+ * (batched with whatever else committed meanwhile) and deleted together a
+ * moment later. The poll is the safety net: every OUTBOX_POLL_MS it claims rows
  * older than HANDOVER_GRACE_MS with FOR UPDATE SKIP LOCKED (so several relays
  * share the work), adds them (a re-sent row is a no-op), deletes them and
  * commits. A crash or a Redis outage between commit and enqueue loses
@@ -39,6 +45,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private stopped = true;
   private handing: OutboxRow[] = [];
   private handingOver?: Promise<void>;
+  /** Ids enqueued by handOver and not deleted yet. */
+  private enqueuedIds: number[] = [];
+  private deleteTimer?: NodeJS.Timeout;
+  private deleting: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -59,11 +69,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.all([this.running, this.handingOver]);
+    await this.deleteEnqueued();
   }
 
   /**
-   * Enqueues rows the caller has just committed and deletes them afterwards;
-   * never throws (what fails stays in the outbox for the poll). Rows handed
+   * Enqueues rows the caller has just committed and deletes them afterwards
+   * (batched, within HANDOVER_DELETE_MS); never throws (what fails stays in
+   * the outbox for the poll, and re-sending a row is a no-op). Rows handed
    * over while a batch is in flight form the next batch.
    */
   handOver(rows: OutboxRow[]): void {
@@ -77,14 +89,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       const batch = this.handing.splice(0, OUTBOX_BATCH);
       try {
         await this.enqueue(batch);
-        await this.outbox.remove(
-          this.dataSource.manager,
-          batch.map((r) => r.id),
-        );
       } catch (error) {
         this.logger.warn(`outbox hand-over (the poll retries): ${(error as Error).message}`);
+        continue;
       }
+      this.enqueuedIds.push(...batch.map((r) => r.id));
+      if (this.enqueuedIds.length >= OUTBOX_BATCH) void this.deleteEnqueued();
+      else this.deleteTimer ??= setTimeout(() => void this.deleteEnqueued(), HANDOVER_DELETE_MS);
     }
+  }
+
+  /** Deletes the rows enqueued so far in one statement, after any delete under way. */
+  private deleteEnqueued(): Promise<void> {
+    clearTimeout(this.deleteTimer);
+    this.deleteTimer = undefined;
+    const ids = this.enqueuedIds.splice(0);
+    if (ids.length)
+      this.deleting = this.deleting.then(() =>
+        this.outbox.remove(this.dataSource.manager, ids).catch((error: Error) => {
+          this.logger.warn(`outbox delete after hand-over (the poll re-sends): ${error.message}`);
+        }),
+      );
+    return this.deleting;
   }
 
   private schedule(delay: number): void {
