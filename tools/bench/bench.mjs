@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import {
   benchEnvironment,
   buildAndMigrate,
+  deleteQueuePrefix,
   dropDatabase,
   recreateDatabase,
   seedAccounts,
@@ -76,6 +77,7 @@ async function oneRun(run) {
     await notices.close();
     await platform.stop();
     await dropDatabase(database);
+    await deleteQueuePrefix(env.REDIS_URL, env.QUEUE_PREFIX);
   }
 }
 

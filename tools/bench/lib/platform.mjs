@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { root } from '../../start/lib/paths.mjs';
 
@@ -53,6 +54,21 @@ export async function dropDatabase(database) {
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   } finally {
     await admin.end();
+  }
+}
+
+/** Deletes the run's queue keys (its own prefix only: other users share this Redis). */
+export async function deleteQueuePrefix(redisUrl, prefix) {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -46,7 +46,7 @@ export async function writeEventStream(
     if (raw.destroyed) return; // the client left: nobody to tell
     let error = exception instanceof AppException ? exception : undefined;
     if (!error) {
-      logger.error({ err: exception, reqId: reply.request.id }, 'chat stream failed');
+      logger.error({ err: exception, request_id: reply.request.id }, 'chat stream failed');
       error = new AppException(AppErrorCode.Internal);
     }
     send(JSON.stringify(errorBody('chat', error)));

@@ -103,7 +103,7 @@ describe('gateway error shapes (in-process gateway, PostgreSQL + Redis)', () => 
       expect(response.text).not.toMatch(/secret|hunter2|stack|Error/);
       expect(response.headers.get('x-request-id')).toBe('req-boom-1');
       expect(logged).toHaveBeenCalledWith(
-        expect.objectContaining({ reqId: 'req-boom-1', err: expect.any(Error) }),
+        expect.objectContaining({ request_id: 'req-boom-1', err: expect.any(Error) }),
         expect.stringContaining('req-boom-1'),
       );
       const v3 = await call(`${gw.url}/api/v3/test/boom`);

@@ -27,7 +27,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
     let error = toAppException(exception, this.http.BODY_LIMIT_BYTES);
     if (!error) {
       this.logger.error(
-        { err: exception, reqId: request.id, method: request.method, url: request.url },
+        { err: exception, request_id: request.id, method: request.method, url: request.url },
         `unexpected error (request ${request.id})`,
       );
       error = new AppException(AppErrorCode.Internal);

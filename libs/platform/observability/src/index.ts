@@ -8,3 +8,4 @@ export * from './logging/log-context';
 export * from './metrics/metric-catalogue';
 export * from './metrics/http-metrics';
 export * from './metrics/queue-metrics';
+export * from './logging/request-log';

@@ -2,11 +2,12 @@ import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { ConfigError, HttpConfig, ListenConfig, ShutdownConfig } from '@genhub/config';
 import { HttpMetrics } from '../metrics/http-metrics';
 import { MetricsService } from '../metrics/metrics.service';
 import { requestId } from '../logging/logger.options';
+import { RequestLog } from '../logging/request-log';
 
 export interface BootstrapOptions {
   service: string;
@@ -51,7 +52,9 @@ export async function bootstrapService(options: BootstrapOptions): Promise<INest
   const logger = app.get(Logger);
   app.useLogger(logger);
 
-  new HttpMetrics(app.get(MetricsService)).install(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  new HttpMetrics(app.get(MetricsService)).install(fastify);
+  new RequestLog(() => PinoLogger.root).install(fastify);
 
   await options.configure?.(app);
 

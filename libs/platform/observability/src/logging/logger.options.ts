@@ -1,4 +1,3 @@
-import { RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Params } from 'nestjs-pino';
@@ -11,29 +10,20 @@ export function requestId(req: IncomingMessage): string {
 }
 
 /**
- * Structured JSON logs, secrets redacted. Lines written while serving a request
- * carry `request_id`; lines written while running a job carry `task_id` and
- * `request_id` (see withLogContext).
+ * Structured JSON logs, secrets redacted. nestjs-pino provides the app's
+ * logger; its per-request middleware is off (`forRoutes: []`): the request
+ * line comes from RequestLog. Lines written while running a job carry
+ * `task_id` and `request_id` (see withLogContext).
  */
 export function loggerOptions(service: string, level: string): Params {
   return {
-    // Probes and scrapes are not worth a log line each.
-    exclude: ['health', 'ready', 'metrics'].map((path) => ({ method: RequestMethod.GET, path })),
+    forRoutes: [],
     pinoHttp: {
       level,
       base: { service },
       messageKey: 'msg',
-      genReqId: requestId,
       mixin: logContextMixin,
-      customProps: (req) => ({ request_id: req.id }),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-      },
     },
   };
 }
