@@ -4,4 +4,6 @@ module.exports = {
   ...preset,
   displayName: 'database',
   roots: ['<rootDir>/libs/platform/database'],
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
 };

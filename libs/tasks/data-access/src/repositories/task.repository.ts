@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '@genhub/database';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
 import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle';
 import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
@@ -72,6 +73,14 @@ interface TaskRow {
   idempotency_key: string | null;
   request_hash: string | null;
 }
+
+/**
+ * Every column of TaskRow, for results of prepared statements (their result
+ * columns must not change when a migration adds one).
+ */
+const TASK_COLUMNS = `id, account_id, model, channel, category, status, input, webhook_url,
+  output_prefix, price_units, code, error, outputs, output_keys, timings, attempt, time_limit_ms,
+  created_at, started_at, finished_at, deleted_at, idempotency_key, request_hash`;
 
 export function taskFromRow(r: TaskRow): TaskEntity {
   return Object.assign(new TaskEntity(), {
@@ -164,7 +173,8 @@ export class TaskRepository {
   ): Promise<CreatedTask | undefined> {
     const n = reservation.params.length;
     const p = (i: number) => `$${n + i}`;
-    const rows: { created_at: Date; outbox: OutboxRow[] }[] = await manager.query(
+    const rows = await preparedQuery<{ created_at: Date; outbox: OutboxRow[] }[]>(
+      manager,
       `WITH ${reservation.sql},
        t AS (
          INSERT INTO tasks.tasks (id, account_id, model, channel, category, input, webhook_url,
@@ -257,10 +267,11 @@ export class TaskRepository {
    * longer finish it). Undefined when the task is terminal or deleted.
    */
   async claimForRun(id: string): Promise<TaskEntity | undefined> {
-    const rows: [TaskRow[], number] = await this.dataSource.query(
+    const rows = await preparedQuery<[TaskRow[], number]>(
+      this.dataSource.manager,
       `UPDATE tasks.tasks SET status = 'processing', attempt = attempt + 1, started_at = clock_timestamp()
         WHERE id = $1 AND status = ANY($2)
-        RETURNING *`,
+        RETURNING ${TASK_COLUMNS}`,
       [id, allowedSources('processing')],
     );
     const row = rows[0]?.[0];
@@ -339,11 +350,12 @@ export class TaskRepository {
   ): Promise<FinishedTask | undefined> {
     const own = [id, allowedSources(to), attempt, outboxParam(announce), ...params];
     const settlement = settle?.('EXISTS (SELECT 1 FROM t)');
-    const rows: (TaskRow & { announced: OutboxRow[]; settled: boolean })[] = await manager.query(
+    const rows = await preparedQuery<(TaskRow & { announced: OutboxRow[]; settled: boolean })[]>(
+      manager,
       `WITH t AS (
          UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${set}
           WHERE id = $1 AND status = ANY($2) AND ($3::int IS NULL OR attempt = $3)
-          RETURNING *),
+          RETURNING ${TASK_COLUMNS}),
        ${outboxInsertCte('o', 't', 4)}${settlement ? `,\n       ${shiftParams(settlement.sql, own.length)}` : ''}
        SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
               ${settlement ? 'EXISTS (SELECT 1 FROM settled)' : 'false'} AS settled

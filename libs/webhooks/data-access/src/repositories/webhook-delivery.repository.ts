@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '@genhub/database';
 import { DeliveryStatus } from '../entities';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -91,7 +92,8 @@ export class WebhookDeliveryRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DeliveryState | undefined> {
     if (!UUID.test(input.taskId) || !UUID.test(input.accountId)) return undefined;
-    const rows: DeliveryRow[] = await manager.query(
+    const rows = await preparedQuery<DeliveryRow[]>(
+      manager,
       `WITH ${relaxedCommit(manager)},
        created AS (
          INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
@@ -152,7 +154,8 @@ export class WebhookDeliveryRepository {
   async recordAttempt(input: RecordAttemptInput): Promise<boolean> {
     // One statement: the attempt row exists exactly when the delivery moved.
     const manager = this.dataSource.manager;
-    const rows: { recorded: number }[] = await manager.query(
+    const rows = await preparedQuery<{ recorded: number }[]>(
+      manager,
       `WITH ${relaxedCommit(manager)},
        moved AS (
          UPDATE webhooks.deliveries
