@@ -102,7 +102,7 @@ export async function hotAccount({ platform, key, duration }) {
   return { hot_submit_rps: r.rps, non2xx: r.non2xx };
 }
 
-/** 5. Webhook delay: terminal notice → first delivery attempt arriving at a local receiver. */
+/** 5. Webhook delay: terminal notice → first delivery attempt arriving at a local receiver (after 2 s of warm-up). */
 export async function webhookDelay({ platform, keys, notices, rate, duration }) {
   const arrivals = new Map();
   const receiver = http.createServer((req, res) => {
@@ -115,6 +115,18 @@ export async function webhookDelay({ platform, keys, notices, rate, duration }) 
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = encodeURIComponent(`http://127.0.0.1:${receiver.address().port}/hook`);
   try {
+    // 2 s of warm-up, discarded, as in the fixed-rate scenario and the floor's:
+    // the dispatcher's first deliveries open its pools and connections.
+    const warm = await openLoop({
+      baseUrl: platform.baseUrl,
+      keys,
+      rate,
+      seconds: 2,
+      query: `?webhook=${hook}`,
+    });
+    const warmIds = warm.filter((r) => r.status === 200 && r.id).map((r) => r.id);
+    const warmDeadline = Date.now() + 30_000;
+    while (Date.now() < warmDeadline && warmIds.some((id) => !arrivals.has(id))) await sleep(50);
     const records = await openLoop({
       baseUrl: platform.baseUrl,
       keys,
