@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-
-/** Probes and scrapes are not worth a line each. */
-const UNLOGGED = /^\/(health|ready|metrics)(\?|$)/;
+import { routeFamily } from '../metrics/route-family.util';
 
 /**
  * One line per answered request (`request completed`, with `request_id`,
  * method, URL, status and time), written from Fastify's onResponse hook.
  * It replaces pino-http's per-request middleware, which built a child logger
- * and an AsyncLocalStorage scope for every request, about a tenth of the
- * gateway's CPU under load (docs/decisions/0096). Lines written while serving
- * a request name it explicitly (`request_id`).
+ * and an AsyncLocalStorage scope for every request, about a fifth of the
+ * gateway's CPU under polling load (docs/decisions/0096). Probes and scrapes
+ * (the `probe` route family) get no line. Lines written while serving a
+ * request name it explicitly (`request_id`).
  */
 export class RequestLog {
   private resolved?: Logger;
@@ -29,7 +28,7 @@ export class RequestLog {
     const logger = (this.resolved ??= this.logger());
     const failed = reply.statusCode >= 500;
     const level = failed ? 'error' : 'info';
-    if (!logger.isLevelEnabled(level) || UNLOGGED.test(request.url)) return;
+    if (!logger.isLevelEnabled(level) || routeFamily(request.routeOptions.url) === 'probe') return;
     logger[level](
       {
         request_id: request.id,
