@@ -40,7 +40,12 @@ export class PubSubService implements OnApplicationShutdown {
     await this.publisher.publish(this.channel(name), message);
   }
 
-  /** Returns an unsubscribe function. */
+  /**
+   * Returns an unsubscribe function; the last handler of a channel leaving
+   * unsubscribes the connection from it, so Redis stops sending what nobody
+   * here reads. SUBSCRIBE and UNSUBSCRIBE share one connection, so Redis
+   * applies them in the order they were called.
+   */
   async subscribe(name: Channel, handler: Handler): Promise<() => void> {
     const channel = this.channel(name);
     if (!this.subscriber) {
@@ -60,7 +65,15 @@ export class PubSubService implements OnApplicationShutdown {
       });
     }
     set.add(handler);
-    return () => set.delete(handler);
+    const subscriber = this.subscriber;
+    return () => {
+      set.delete(handler);
+      if (set.size || this.handlers.get(channel) !== set) return;
+      this.handlers.delete(channel);
+      subscriber
+        .unsubscribe(channel)
+        .catch((error: Error) => this.logger.warn(`unsubscribe ${channel}: ${error.message}`));
+    };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -3,6 +3,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { Test, TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import {
@@ -36,6 +37,7 @@ import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import { SubmitTaskInput, SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
+import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
 
 const storage = new InMemoryObjectStorage();
 
@@ -408,20 +410,53 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
   });
 
   describe('sync', () => {
-    it('answers the result as soon as the task finishes', async () => {
-      const pending = sync.execute(sim({ prompt: 'sync', duration_ms: 100 }));
-      const id = await until(async () => {
+    // A short linger, so the subscription test sees it dropped.
+    beforeAll(() => (moduleRef.get(SyncWaiter).unsubscribeAfterMs = 200));
+    afterAll(() => (moduleRef.get(SyncWaiter).unsubscribeAfterMs = UNSUBSCRIBE_AFTER_MS));
+
+    /** The id of the task a pending sync call submitted, once its row is there. */
+    const submittedWithPrompt = (prompt: string) =>
+      until(async () => {
         const rows: { id: string }[] = await ds.query(
-          `SELECT id FROM tasks.tasks WHERE account_id = $1 AND input->>'prompt' = 'sync'`,
-          [accountId],
+          `SELECT id FROM tasks.tasks WHERE account_id = $1 AND input->>'prompt' = $2`,
+          [accountId, prompt],
         );
         return rows[0]?.id;
       });
+
+    it('answers the result as soon as the task finishes', async () => {
+      const pending = sync.execute(sim({ prompt: 'sync', duration_ms: 100 }));
+      const id = await submittedWithPrompt('sync');
       void run.execute({ taskId: id });
       const started = Date.now();
       const body = await pending;
       expect(body).toMatchObject({ id, status: 'completed', code: 0 });
       expect(Date.now() - started).toBeLessThan(900);
+    });
+
+    it('holds the terminal-notice subscription only while sync calls are under way', async () => {
+      const waiter = moduleRef.get(SyncWaiter);
+      const redis = new Redis(process.env.REDIS_URL as string);
+      const channel = `${process.env.QUEUE_PREFIX}:task-terminal`;
+      const subscribers = async () =>
+        ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+      try {
+        // Released by the test above: dropped after the linger.
+        await until(async () => (await subscribers()) === 0, 3000);
+        const pending = sync.execute(sim({ prompt: 'sync again', duration_ms: 0 }));
+        expect(await until(async () => (await subscribers()) === 1 && 1, 3000)).toBe(1);
+        const id = await submittedWithPrompt('sync again');
+        await run.execute({ taskId: id });
+        // Woken by the notice on the fresh subscription, well before SYNC_TIMEOUT_MS.
+        const started = Date.now();
+        expect(await pending).toMatchObject({ id, status: 'completed' });
+        expect(Date.now() - started).toBeLessThan(900);
+        expect(waiter.subscribedToNotices).toBe(true);
+        await until(async () => (await subscribers()) === 0, 3000);
+        expect(waiter.subscribedToNotices).toBe(false);
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('answers the processing shape after SYNC_TIMEOUT_MS', async () => {

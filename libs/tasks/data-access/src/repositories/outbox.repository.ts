@@ -66,6 +66,19 @@ export class OutboxRepository {
     }));
   }
 
+  /**
+   * Whether any row is at least `olderThanMs` old: one plain statement, so
+   * that a poll finding nothing (nearly every poll) costs no transaction.
+   */
+  async hasDue(manager: EntityManager, olderThanMs: number): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM tasks.outbox
+        WHERE created_at <= now() - make_interval(secs => $1::float8 / 1000) LIMIT 1`,
+      [olderThanMs],
+    );
+    return rows.length > 0;
+  }
+
   async remove(manager: EntityManager, ids: number[]): Promise<void> {
     if (ids.length) await manager.query(`DELETE FROM tasks.outbox WHERE id = ANY($1)`, [ids]);
   }

@@ -125,6 +125,9 @@ describe('TaskRepository (PostgreSQL)', () => {
       ds.transaction(async (m) => (await outbox.claim(m, 10, grace)).map((r) => r.id));
     expect(await claimed(60_000)).not.toContain(row.id);
     expect(await claimed(0)).toContain(row.id);
+    // The poll's probe agrees with its claim.
+    expect(await outbox.hasDue(ds.manager, 3_600_000)).toBe(false);
+    expect(await outbox.hasDue(ds.manager, 0)).toBe(true);
     await outbox.remove(ds.manager, [row.id]);
   });
 

@@ -3,25 +3,47 @@ import { Channel, PubSubService } from '@genhub/queue';
 
 type Wake = () => void;
 
+/** How long the subscription outlives the last sync call: a steady trickle keeps it. */
+export const UNSUBSCRIBE_AFTER_MS = 10_000;
+
 /**
  * Waits for tasks to turn terminal without polling: ONE subscription to
  * Channel.TaskTerminal per process, a map of waiters, and one shared sweep
  * timer (every 100 ms while anyone waits) instead of a timer per waiter. The
- * notice is a hint: callers re-read the row when woken.
+ * notice is a hint: callers re-read the row when woken. The subscription is
+ * held only while sync calls are under way (and UNSUBSCRIBE_AFTER_MS after):
+ * every task's notice would otherwise wake every gateway, sync callers or not.
  */
 @Injectable()
 export class SyncWaiter implements BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Set<Wake>>();
   private readonly deadlines = new Map<Wake, number>();
-  private subscribed?: Promise<unknown>;
+  private subscribed?: Promise<() => void>;
+  private holders = 0;
+  private dropTimer?: NodeJS.Timeout;
   private sweep?: NodeJS.Timeout;
   /** Set at shutdown: no wait may start or last any more. */
   closing = false;
+  /** See UNSUBSCRIBE_AFTER_MS (tests shorten it). */
+  unsubscribeAfterMs = UNSUBSCRIBE_AFTER_MS;
 
   constructor(private readonly pubsub: PubSubService) {}
 
-  /** Subscribes once; call before reading the row so no notice is missed. */
-  async ready(): Promise<void> {
+  /**
+   * Holds the subscription for one sync call; call before the task can
+   * finish, so no notice is missed, and call the returned release when the
+   * call is over (also when it fails).
+   */
+  async hold(): Promise<() => void> {
+    this.holders++;
+    clearTimeout(this.dropTimer);
+    this.dropTimer = undefined;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--this.holders === 0) this.dropLater();
+    };
     // A failed subscription (Redis down) is not kept: the next caller tries again.
     this.subscribed ??= this.pubsub
       .subscribe(Channel.TaskTerminal, (id) => this.wake(id))
@@ -29,7 +51,29 @@ export class SyncWaiter implements BeforeApplicationShutdown {
         this.subscribed = undefined;
         throw error;
       });
-    await this.subscribed;
+    try {
+      await this.subscribed;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
+  }
+
+  /** Whether this process is subscribed (or subscribing) to terminal notices. */
+  get subscribedToNotices(): boolean {
+    return this.subscribed !== undefined;
+  }
+
+  private dropLater(): void {
+    this.dropTimer = setTimeout(() => {
+      this.dropTimer = undefined;
+      const subscribed = this.subscribed;
+      if (this.holders || !subscribed) return;
+      this.subscribed = undefined;
+      void subscribed.then((unsubscribe) => unsubscribe()).catch(() => undefined);
+    }, this.unsubscribeAfterMs);
+    this.dropTimer.unref();
   }
 
   /**
@@ -87,6 +131,7 @@ export class SyncWaiter implements BeforeApplicationShutdown {
    */
   beforeApplicationShutdown(): void {
     this.closing = true;
+    clearTimeout(this.dropTimer);
     for (const wake of [...this.deadlines.keys()]) (wake as Wake & { expire: () => void }).expire();
     clearInterval(this.sweep);
   }

@@ -21,18 +21,24 @@ export class SyncSubmitUseCase {
 
   async execute(input: SubmitTaskInput): Promise<TaskResultBody> {
     // Subscribe before the task can finish, so its notice cannot be missed.
-    await this.waiter.ready();
-    const ack = await this.submit.execute(input);
-    const deadline = Date.now() + this.config.SYNC_TIMEOUT_MS;
-    for (;;) {
-      const watch = this.waiter.watch(ack.id, Math.max(0, deadline - Date.now()));
-      const task = await this.tasks.findOwnedTask(input.accountId, ack.id);
-      const view: TaskResultBody = task ? toResultView(task) : { id: ack.id, status: 'processing' };
-      if (view.status !== 'processing' || !task || Date.now() >= deadline) {
-        watch.cancel();
-        return view;
+    const release = await this.waiter.hold();
+    try {
+      const ack = await this.submit.execute(input);
+      const deadline = Date.now() + this.config.SYNC_TIMEOUT_MS;
+      for (;;) {
+        const watch = this.waiter.watch(ack.id, Math.max(0, deadline - Date.now()));
+        const task = await this.tasks.findOwnedTask(input.accountId, ack.id);
+        const view: TaskResultBody = task
+          ? toResultView(task)
+          : { id: ack.id, status: 'processing' };
+        if (view.status !== 'processing' || !task || Date.now() >= deadline) {
+          watch.cancel();
+          return view;
+        }
+        if (!(await watch.done) && (Date.now() >= deadline || this.waiter.closing)) return view;
       }
-      if (!(await watch.done) && (Date.now() >= deadline || this.waiter.closing)) return view;
+    } finally {
+      release();
     }
   }
 }
