@@ -35,7 +35,11 @@ import { InMemoryObjectStorage, InMemoryStorageModule } from '@genhub/testing';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
-import { SubmitTaskInput, SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
+import {
+  RESERVATIONS_PER_ACCOUNT,
+  SubmitTaskInput,
+  SubmitTaskUseCase,
+} from './use-cases/submit-task/submit-task.use-case';
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
 import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
 
@@ -43,13 +47,15 @@ const storage = new InMemoryObjectStorage();
 
 const reservations: ReservationRequest[] = [];
 let reservationAnswer: { ok: true } | ({ ok: false } & ReservationShortfall) = { ok: true };
+/** How long the reservation statement takes (seconds), as a hot balance row's lock would. */
+let reservationSeconds = 0;
 /** Reserves nothing for real: the `reserved` CTE yields its row when the answer is ok. */
 const reservation: ReservationPort = {
   reservationCte: (request) => {
     reservations.push(request);
     return {
-      sql: `reserved AS (SELECT 1 AS one WHERE $1::boolean)`,
-      params: [reservationAnswer.ok],
+      sql: `reserved AS (SELECT 1 AS one FROM pg_sleep($2::float8) WHERE $1::boolean)`,
+      params: [reservationAnswer.ok, reservationSeconds],
     };
   },
   shortfall: async () => {
@@ -257,6 +263,21 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     await expect(result.execute({ accountId, taskId: 'nope' })).rejects.toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('sends at most RESERVATIONS_PER_ACCOUNT reservation statements of one account at a time', async () => {
+    reservationSeconds = 0.1;
+    try {
+      const started = Date.now();
+      const acks = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => submit.execute(sim({ prompt: `line ${i}` }))),
+      );
+      expect(acks.every((a) => a.status === 'created')).toBe(true);
+      // Six 100 ms statements, two at a time: three rounds. All at once would take one.
+      expect(Date.now() - started).toBeGreaterThanOrEqual((6 / RESERVATIONS_PER_ACCOUNT) * 95);
+    } finally {
+      reservationSeconds = 0;
+    }
   });
 
   it('runs to completed: PNG outputs under the prefix, exact result shape, settled, webhook job', async () => {

@@ -9,7 +9,11 @@ import {
 } from '@genhub/tasks-data-access';
 import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';
 import { toWebhookPayload } from '../util/task-views.util';
+import { PerKeyLimiter } from '../util/per-key-limiter.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
+
+/** Settlements in flight per account from one process (each locks the balance row). */
+export const SETTLEMENTS_PER_ACCOUNT = 2;
 
 export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields };
 
@@ -25,6 +29,8 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
+  /** Terminal statements in flight per account, as for reservations (decision 0099). */
+  private readonly accountLines = new PerKeyLimiter(SETTLEMENTS_PER_ACCOUNT);
 
   constructor(
     private readonly tasks: TaskRepository,
@@ -76,16 +82,11 @@ export class TaskFinisher {
         },
         when,
       );
-    const finished =
+    const finished = await this.accountLines.run(task.accountId, () =>
       'completed' in ending
-        ? await this.tasks.completeAnnouncing(
-            task.id,
-            task.attempt,
-            ending.completed,
-            announce,
-            settle,
-          )
-        : await this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, settle);
+        ? this.tasks.completeAnnouncing(task.id, task.attempt, ending.completed, announce, settle)
+        : this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, settle),
+    );
     if (!finished) return undefined;
     this.settlement.counted?.(
       !finished.settled ? 'unchanged' : 'completed' in ending ? 'captured' : 'released',

@@ -17,6 +17,7 @@ import { EstimatedDurationService } from '../../services/estimated-duration.serv
 import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
 import { ContentScreen } from '../../util/content-screen.util';
 import { parseOutputPrefix } from '../../util/output-prefix.util';
+import { PerKeyLimiter } from '../../util/per-key-limiter.util';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -36,6 +37,8 @@ export interface SubmitTaskInput {
 export type SubmitTaskResult = SubmitAckDto;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+/** Two: one statement can travel while the one before it commits. */
+export const RESERVATIONS_PER_ACCOUNT = 2;
 const MAX_WEBHOOK_URL = 2048;
 const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -75,6 +78,13 @@ function describeErrors(
 @Injectable()
 export class SubmitTaskUseCase {
   private readonly screen: ContentScreen;
+  /**
+   * Reservation statements in flight per account from this process: the rest
+   * of an account's submits queue here, not on its balance row's lock, where
+   * every commit wakes all the waiting backends and each holds a pool
+   * connection that other accounts' submits need (decision 0099).
+   */
+  private readonly accountLines = new PerKeyLimiter(RESERVATIONS_PER_ACCOUNT);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -153,19 +163,23 @@ export class SubmitTaskUseCase {
     let created: CreatedTask;
     try {
       created = key
-        ? await this.dataSource.transaction(async (manager) => {
-            // An expired key may be used again: detach it from its old task.
-            await manager.query(
-              `UPDATE tasks.tasks SET idempotency_key = NULL
-                WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
-              [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
-            );
-            return (
-              (await this.tasks.insertReserved(reservation, task, announce, manager)) ?? refused()
-            );
-          })
+        ? await this.accountLines.run(input.accountId, () =>
+            this.dataSource.transaction(async (manager) => {
+              // An expired key may be used again: detach it from its old task.
+              await manager.query(
+                `UPDATE tasks.tasks SET idempotency_key = NULL
+                  WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
+                [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
+              );
+              return (
+                (await this.tasks.insertReserved(reservation, task, announce, manager)) ?? refused()
+              );
+            }),
+          )
         : // The common case: one statement, no transaction around it.
-          ((await this.tasks.insertReserved(reservation, task, announce)) ?? (await refused()));
+          ((await this.accountLines.run(input.accountId, () =>
+            this.tasks.insertReserved(reservation, task, announce),
+          )) ?? (await refused()));
     } catch (error) {
       // Two parallel submits with one Idempotency-Key: the loser answers like a replay.
       if (key && (error as { code?: string }).code === '23505') {
