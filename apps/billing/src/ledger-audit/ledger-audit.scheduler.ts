@@ -1,5 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AuditLedgerUseCase } from '@genhub/billing-feature';
+import {
+  AuditLedgerUseCase,
+  ReleaseOrphanedChatReservationsUseCase,
+} from '@genhub/billing-feature';
 import { LedgerAuditConfig } from '@genhub/config';
 import { METRICS, MetricsService } from '@genhub/observability';
 
@@ -10,6 +13,9 @@ const FIRST_RUN_MAX_DELAY_MS = 60_000;
  * Runs the ledger audit every LEDGER_AUDIT_INTERVAL_MS and exposes its result:
  * runs by result, failing accounts, time of the last run. Each billing replica
  * audits on its own (read-only; replicas are few), so its metrics are never stale.
+ * Just before, it releases chat reservations orphaned for longer than the
+ * audit's horizon (a gateway that died mid-stream); releasing is conditional
+ * per reservation, so replicas doing it at once release each one once.
  */
 @Injectable()
 export class LedgerAuditScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,6 +27,7 @@ export class LedgerAuditScheduler implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly audit: AuditLedgerUseCase,
+    private readonly releaseOrphans: ReleaseOrphanedChatReservationsUseCase,
     private readonly config: LedgerAuditConfig,
     metrics: MetricsService,
   ) {
@@ -45,7 +52,14 @@ export class LedgerAuditScheduler implements OnApplicationBootstrap, OnApplicati
 
   async runOnce(): Promise<void> {
     try {
-      const report = await this.audit.execute({ horizonMs: this.config.LEDGER_AUDIT_HORIZON_MS });
+      const horizonMs = this.config.LEDGER_AUDIT_HORIZON_MS;
+      const orphans = await this.releaseOrphans.execute({ olderThanMs: horizonMs });
+      if (orphans.released)
+        this.logger.warn(
+          { released: orphans.released, amount_units: orphans.amountUnits },
+          `released ${orphans.released} chat reservation(s) open for over ${horizonMs} ms (their gateway stopped mid-stream)`,
+        );
+      const report = await this.audit.execute({ horizonMs });
       this.runs.inc({ result: report.ok ? 'ok' : 'failed' });
       this.failing.set(report.failing.length);
       this.lastRun.set(Date.now() / 1000);

@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
+import {
+  BillingDataAccessModule,
+  CHAT_CATEGORY,
+  LedgerRepository,
+} from '@genhub/billing-data-access';
 import { CHAT_LEDGER_PORT, ChatFeatureModule, ChatLedgerPort } from '@genhub/tasks-feature';
 import { ChatController } from './chat.controller';
-
-/** The chat category of usage records and rollups. */
-const CHAT_CATEGORY = 'chat';
 
 /** The ledger behind chat billing: one conditional statement per step, keyed by completion id. */
 function chatLedger(ledger: LedgerRepository, dataSource: DataSource): ChatLedgerPort {

@@ -5,6 +5,7 @@ import { ExportBillingsUseCase } from './use-cases/export-billings/export-billin
 import { GetBalanceUseCase } from './use-cases/get-balance/get-balance.use-case';
 import { GetUsageUseCase } from './use-cases/get-usage/get-usage.use-case';
 import { ListBillingsUseCase } from './use-cases/list-billings/list-billings.use-case';
+import { ReleaseOrphanedChatReservationsUseCase } from './use-cases/release-orphaned-chat-reservations/release-orphaned-chat-reservations.use-case';
 import { SettleTaskUseCase } from './use-cases/settle-task/settle-task.use-case';
 
 const USE_CASES = [
@@ -14,6 +15,7 @@ const USE_CASES = [
   GetUsageUseCase,
   ExportBillingsUseCase,
   AuditLedgerUseCase,
+  ReleaseOrphanedChatReservationsUseCase,
 ];
 
 /** The billing use-cases, for the billing app (settle), the gateway (queries) and the admin CLI (audit). */

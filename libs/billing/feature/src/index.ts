@@ -5,6 +5,7 @@ export * from './use-cases/export-billings/export-billings.use-case';
 export * from './use-cases/get-balance/get-balance.use-case';
 export * from './use-cases/get-usage/get-usage.use-case';
 export * from './use-cases/list-billings/list-billings.use-case';
+export * from './use-cases/release-orphaned-chat-reservations/release-orphaned-chat-reservations.use-case';
 export * from './use-cases/settle-task/settle-task.use-case';
 export * from './util/csv.util';
 export * from './util/date-range.util';

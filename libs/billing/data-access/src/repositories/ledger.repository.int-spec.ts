@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { BILLING_ENTITIES } from '../entities';
-import { LedgerRepository } from './ledger.repository';
+import { CHAT_CATEGORY, LedgerRepository } from './ledger.repository';
 
 describe('LedgerRepository (PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -141,6 +141,50 @@ describe('LedgerRepository (PostgreSQL)', () => {
       [accountId],
     );
     expect(count).toBe(0);
+  });
+
+  it('releases stale reservations of one category once, and nothing else', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await ledger.openAccount({ accountId: a, currency: 'USD', initialUnits: 10_000 });
+    await ledger.openAccount({ accountId: b, currency: 'USD', initialUnits: 10_000 });
+    const reserve = async (accountId: string, amountUnits: number, category: string) => {
+      const input = { ...reserveInput(accountId, amountUnits), category };
+      expect(await ledger.reserve(dataSource.manager, input)).toEqual({ ok: true });
+      return input.taskId;
+    };
+    const staleChatA = await reserve(a, 3000, CHAT_CATEGORY);
+    const freshChatA = await reserve(a, 1000, CHAT_CATEGORY);
+    const staleTaskA = await reserve(a, 2000, 'test');
+    const staleChatB = await reserve(b, 500, CHAT_CATEGORY);
+    await dataSource.query(
+      `UPDATE billing.reservations SET created_at = now() - interval '2 hours' WHERE task_id = ANY($1)`,
+      [[staleChatA, staleTaskA, staleChatB]],
+    );
+    const hour = 3_600_000;
+    const first = await ledger.releaseStale({ category: CHAT_CATEGORY, olderThanMs: hour });
+    expect(first.released).toBeGreaterThanOrEqual(2);
+    expect(first.amountUnits).toBeGreaterThanOrEqual(3500);
+    expect(await ledger.balanceOf(a)).toMatchObject({ balanceUnits: 10_000, reservedUnits: 3000 });
+    expect(await ledger.balanceOf(b)).toMatchObject({ balanceUnits: 10_000, reservedUnits: 0 });
+    const states: { task_id: string; state: string }[] = await dataSource.query(
+      `SELECT task_id, state FROM billing.reservations WHERE account_id = ANY($1)`,
+      [[a, b]],
+    );
+    expect(Object.fromEntries(states.map((r) => [r.task_id, r.state]))).toEqual({
+      [staleChatA]: 'released',
+      [freshChatA]: 'open',
+      [staleTaskA]: 'open',
+      [staleChatB]: 'released',
+    });
+    // Once: a second pass finds nothing, and a late settlement of a released one is a no-op.
+    expect(await ledger.releaseStale({ category: CHAT_CATEGORY, olderThanMs: hour })).toEqual({
+      released: 0,
+      amountUnits: 0,
+    });
+    expect(await ledger.release({ taskId: staleChatA, accountId: a })).toEqual({
+      outcome: 'unchanged',
+    });
+    expect(await ledger.balanceOf(a)).toMatchObject({ reservedUnits: 3000 });
   });
 
   it('settles nothing for an unknown task or another account', async () => {

@@ -4,6 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
 import { BillingRecordEntity } from '../entities';
 
+/** The category of chat completions' reservations, usage records and rollups. */
+export const CHAT_CATEGORY = 'chat';
+
 export interface ReserveInput {
   accountId: string;
   taskId: string;
@@ -216,6 +219,40 @@ export class LedgerRepository {
     return rows[0]
       ? { outcome: 'captured', record: recordFromRow(rows[0]) }
       : { outcome: 'unchanged' };
+  }
+
+  /**
+   * Releases every reservation of `category` still open after `olderThanMs`,
+   * in ONE statement: each moves open → released only if still open (a
+   * concurrent settlement or another replica wins the row, never both), and
+   * each account's reserved_units falls by what was released from it. For
+   * reservations nothing else will settle (a chat whose gateway died
+   * mid-stream). Returns how many were released and their total.
+   */
+  async releaseStale(input: {
+    category: string;
+    olderThanMs: number;
+  }): Promise<{ released: number; amountUnits: number }> {
+    const rows: { released: number; amount_units: number }[] = await this.dataSource.query(
+      `WITH stale AS (
+         UPDATE billing.reservations SET state = 'released', settled_at = now()
+          WHERE state = 'open' AND category = $1
+            AND created_at < now() - $2::float8 * interval '1 millisecond'
+          RETURNING account_id, amount_units),
+       per_account AS (
+         SELECT account_id, sum(amount_units)::bigint AS amount_units, count(*)::int AS n
+           FROM stale GROUP BY account_id),
+       returned AS (
+         UPDATE billing.balances bal
+            SET reserved_units = bal.reserved_units - p.amount_units, updated_at = now()
+           FROM per_account p
+          WHERE bal.account_id = p.account_id
+          RETURNING p.amount_units, p.n)
+       SELECT coalesce(sum(n), 0)::int AS released, coalesce(sum(amount_units), 0)::bigint AS amount_units
+         FROM returned`,
+      [input.category, input.olderThanMs],
+    );
+    return { released: rows[0].released, amountUnits: Number(rows[0].amount_units) };
   }
 
   /**
