@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
 import { ChatCompletionRequestDto } from '@genhub/contracts/server';
@@ -25,6 +25,12 @@ export class ChatController {
   @Get('v1/models')
   models() {
     return this.listModels.execute();
+  }
+
+  /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
+  @Get('v1/models/*')
+  model(@Param('*') id: string) {
+    return this.listModels.one(id);
   }
 
   @Post('v1/chat/completions')

@@ -131,6 +131,29 @@ describe('chat endpoints with the official openai client (in-process gateway, Po
     expect(ids).toEqual(['fake/gpt', 'fake/solo', 'local/chat']);
   });
 
+  it('retrieves one chat model by its id, slashes and all, and 404s an unknown one', async () => {
+    const { client, key } = await account();
+    const localChat = {
+      id: 'local/chat',
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'genhub',
+    };
+    // The client percent-encodes the id's slash; a hand-written URL may not.
+    expect(await client.models.retrieve('local/chat')).toEqual(localChat);
+    for (const path of ['/v1/models/local/chat', '/v1/models/local%2Fchat'])
+      expect(
+        await call(`${gw.url}${path}`, { headers: { authorization: `Bearer ${key}` } }),
+      ).toMatchObject({ status: 200, body: localChat });
+    const unknown = await apiError(client.models.retrieve('nope/none'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.error).toEqual({
+      message: 'The model `nope/none` does not exist or you do not have access to it.',
+      type: 'invalid_request_error',
+      param: 'model',
+    });
+  });
+
   it('completes with the local model and charges exactly its tokens', async () => {
     const { id, client } = await account(1);
     const completion = await client.chat.completions.create({

@@ -19,7 +19,7 @@ const NOT_PUBLIC = [
   'GET /docs/swagger-ui.css',
   'GET /docs/swagger-ui-bundle.js',
   'GET /docs/favicon-32x32.png',
-  'GET /cdn/*',
+  'GET /cdn/{}',
 ];
 
 /** The read-only queue dashboard (bull-board, an operator UI behind the admin token) owns this prefix. */
@@ -27,9 +27,13 @@ const QUEUE_DASHBOARD = '/admin/queues';
 const isQueueDashboard = (route: string): boolean =>
   route.split(' ')[1] === QUEUE_DASHBOARD || route.split(' ')[1].startsWith(`${QUEUE_DASHBOARD}/`);
 
-/** `METHOD /path` with every path parameter written `{}`, from either notation. */
+/**
+ * `METHOD /path` with every path parameter written `{}`, from either notation;
+ * Fastify's trailing wildcard too (`/v1/models/*` serves `/v1/models/{model}`,
+ * whose ids hold slashes).
+ */
 const operation = (method: string, path: string): string =>
-  `${method.toUpperCase()} ${path.replace(/\{[^}]+\}|:[^/]+/g, '{}')}`;
+  `${method.toUpperCase()} ${path.replace(/\{[^}]+\}|:[^/]+|\*$/g, '{}')}`;
 
 /**
  * Whether a served route answers a documented operation: equal, or the route

@@ -6,6 +6,8 @@ describe('errorBody', () => {
   it('routes URLs to their family', () => {
     expect(responseFamily('/v1/chat/completions')).toBe('chat');
     expect(responseFamily('/v1/models?x=1')).toBe('chat');
+    expect(responseFamily('/v1/models/local/chat')).toBe('chat');
+    expect(responseFamily('/v1/modelsx')).toBe('v1');
     expect(responseFamily('/v1/balance')).toBe('v1');
     expect(responseFamily('/api/v3/models')).toBe('v3');
     expect(responseFamily('/admin/v1/accounts')).toBe('admin');

@@ -11,6 +11,7 @@ describe('routeFamily', () => {
     ['/api/v3/files/upload', 'upload'],
     ['/cdn/*', 'cdn'],
     ['/v1/chat/completions', 'chat'],
+    ['/v1/models/*', 'chat'],
     ['/admin/v1/accounts/:id', 'admin'],
     ['/admin/queues/api/queues', 'admin'],
     ['/api/v3/predictions/:id/webhook-deliveries', 'webhooks'],

@@ -6,7 +6,7 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
   ['probe', (p) => p === '/health' || p === '/ready' || p === '/metrics'],
   ['admin', (p) => p.startsWith('/admin')],
   ['cdn', (p) => p.startsWith('/cdn')],
-  ['chat', (p) => p.startsWith('/v1/chat') || p === '/v1/models'],
+  ['chat', (p) => p.startsWith('/v1/chat') || p === '/v1/models' || p.startsWith('/v1/models/')],
   ['result', (p) => p === '/v1/requests/:id'],
   ['balance', (p) => p === '/v1/balance'],
   ['billings', (p) => p.startsWith('/api/v3/billings') || p === '/api/v3/usage'],

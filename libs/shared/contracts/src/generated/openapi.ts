@@ -341,6 +341,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a chat model (OpenAI-compatible)
+         * @description One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).
+         */
+        get: operations["getChatModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -1943,6 +1963,33 @@ export interface operations {
             };
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
+            500: components["responses"]["ChatServerError"];
+        };
+    };
+    getChatModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatModel"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
             500: components["responses"]["ChatServerError"];
         };
     };

@@ -62,7 +62,7 @@ export class ChatErrorDetailDto {
   param!: string | null;
 }
 
-/** Error body of `POST /v1/chat/completions` and `GET /v1/models` once authenticated. */
+/** Error body of `POST /v1/chat/completions` and `GET /v1/models[/{model}]` once authenticated. */
 @ApiSchema({ name: 'ChatError' })
 export class ChatErrorDto {
   @ApiProperty({ type: () => ChatErrorDetailDto })

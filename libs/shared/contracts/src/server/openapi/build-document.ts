@@ -777,6 +777,29 @@ function buildPaths(schemas: Record<string, SchemaObject>): PathsObject {
         },
       },
     },
+    '/v1/models/{model}': {
+      get: {
+        operationId: 'getChatModel',
+        tags: ['Chat'],
+        summary: 'Retrieve a chat model (OpenAI-compatible)',
+        description:
+          'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
+        parameters: [
+          {
+            name: 'model',
+            in: 'path',
+            required: true,
+            description:
+              'A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`).',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          200: ok('The chat model.', ref('ChatModel')),
+          ...chatErrors(401, 403, 404, 500),
+        },
+      },
+    },
     ...adminPaths(),
   });
   return paths;

@@ -163,6 +163,7 @@ describe('the OpenAPI document', () => {
         'POST /api/v3/files/upload',
         'POST /v1/chat/completions',
         'GET /v1/models',
+        'GET /v1/models/{model}',
         'POST /admin/v1/accounts',
         'GET /admin/v1/accounts/{id}',
         'POST /admin/v1/accounts/{id}/api-keys',
