@@ -4,6 +4,7 @@ import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accou
 import { ChatCompletionRequestDto } from '@genhub/contracts/server';
 import {
   CreateChatCompletionUseCase,
+  GetChatModelUseCase,
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
 } from '@genhub/tasks-feature';
@@ -20,6 +21,7 @@ export class ChatController {
     private readonly complete: CreateChatCompletionUseCase,
     private readonly stream: StreamChatCompletionUseCase,
     private readonly listModels: ListChatModelsUseCase,
+    private readonly getModel: GetChatModelUseCase,
   ) {}
 
   @Get('v1/models')
@@ -30,7 +32,7 @@ export class ChatController {
   /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
   @Get('v1/models/*')
   model(@Param('*') id: string) {
-    return this.listModels.one(id);
+    return this.getModel.execute(id);
   }
 
   @Post('v1/chat/completions')

@@ -2,6 +2,7 @@ import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common'
 import { ChatProvidersModule } from '@genhub/providers';
 import { ChatSessions } from './use-cases/chat-completion/chat-session.service';
 import { CreateChatCompletionUseCase } from './use-cases/chat-completion/create-chat-completion.use-case';
+import { GetChatModelUseCase } from './use-cases/chat-completion/get-chat-model.use-case';
 import { ListChatModelsUseCase } from './use-cases/chat-completion/list-chat-models.use-case';
 import { StreamChatCompletionUseCase } from './use-cases/chat-completion/stream-chat-completion.use-case';
 
@@ -9,6 +10,7 @@ const CHAT_USE_CASES = [
   CreateChatCompletionUseCase,
   StreamChatCompletionUseCase,
   ListChatModelsUseCase,
+  GetChatModelUseCase,
 ];
 
 export interface ChatGatewayOptions {
