@@ -3,8 +3,10 @@ import type { FastifyServerOptions } from 'fastify';
 import { HttpConfig, loadConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { registerQueueBoard } from './admin/queue-board.plugin';
+import { registerMultipart } from './files/multipart.plugin';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 import { gatewayValidationPipe } from './filters/validation.pipe';
+import { installUnreadBodyPolicy } from './transport/unread-body.hook';
 
 /** Fastify options of the gateway: the JSON body limit (BODY_LIMIT_BYTES). */
 export function gatewayFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOptions {
@@ -17,12 +19,15 @@ export function gatewayFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOpti
  */
 export async function configureGateway(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  // Multipart (the uploads route) must be registered before the app is initialised.
+  await registerMultipart(app);
 
   // Every answer names its request id, so a 500 can be found in the logs.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
   });
+  installUnreadBodyPolicy(fastify);
 
   app.useGlobalFilters(app.get(GatewayExceptionFilter));
   app.useGlobalPipes(gatewayValidationPipe());

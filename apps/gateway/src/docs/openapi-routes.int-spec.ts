@@ -1,6 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readOpenApiDocumentText } from '@genhub/contracts/server';
-import { registerMultipart } from '../files/multipart.plugin';
 import { createGateway } from '../test/gateway-harness';
 
 /**
@@ -75,7 +74,7 @@ describe('the OpenAPI document and the gateway routes', () => {
       {},
       {
         testRoutes: false,
-        beforeInit: async (created) => {
+        beforeInit: (created) => {
           created
             .getHttpAdapter()
             .getInstance()
@@ -84,7 +83,6 @@ describe('the OpenAPI document and the gateway routes', () => {
                 // Fastify adds a HEAD route beside every GET by itself.
                 if (method !== 'HEAD') served.add(operation(method, route.url));
             });
-          await registerMultipart(created);
         },
       },
     );

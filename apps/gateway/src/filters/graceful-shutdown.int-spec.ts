@@ -1,4 +1,4 @@
-import { admin, call, startGateway } from '../test/gateway-harness';
+import { call, createAccountWithKey, startGateway } from '../test/gateway-harness';
 
 /**
  * What SIGTERM does to the gateway (enableShutdownHooks → app.close()): the
@@ -11,17 +11,7 @@ describe('gateway shutdown with requests in flight', () => {
     const gw = await startGateway({ SYNC_TIMEOUT_MS: '120000' });
     let closed = false;
     try {
-      const account = await call(`${gw.url}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: admin(),
-        body: { balance: 1 },
-      });
-      const accountId = (account.body as { id: string }).id;
-      const issued = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys`, {
-        method: 'POST',
-        headers: admin(),
-      });
-      const key = (issued.body as { key: string }).key;
+      const { key } = await createAccountWithKey(gw.url);
       // No task-worker runs here: the sync wait can only end by the deadline or by shutdown.
       const waiting = call(`${gw.url}/v1/local/simulator/test?sync=true`, {
         method: 'POST',

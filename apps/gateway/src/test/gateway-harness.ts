@@ -143,3 +143,21 @@ export async function call(
 }
 
 export const admin = (token = TEST_ADMIN_TOKEN) => ({ authorization: `Bearer ${token}` });
+
+/** A new account with `balance` (in its currency) and one API key, through the admin API. */
+export async function createAccountWithKey(
+  url: string,
+  balance = 1,
+): Promise<{ accountId: string; key: string }> {
+  const account = await call(`${url}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: admin(),
+    body: { balance },
+  });
+  const accountId = (account.body as { id: string }).id;
+  const issued = await call(`${url}/admin/v1/accounts/${accountId}/api-keys`, {
+    method: 'POST',
+    headers: admin(),
+  });
+  return { accountId, key: (issued.body as { key: string }).key };
+}

@@ -47,7 +47,7 @@ export class UploadFileUseCase {
     let storedKey: string | undefined;
     try {
       // Stops at the first refusal: the rest of the request is not read (the
-      // answer goes out at once; the connection drops the unread body).
+      // answer goes out at once; the gateway drains the unread body, decision 0102).
       for await (const part of input.files) {
         if (storedKey) throw invalid(SEVERAL_FILES_MESSAGE);
         if (part.fieldName !== UPLOAD_FIELD) throw invalid(MISSING_FILE_MESSAGE);
