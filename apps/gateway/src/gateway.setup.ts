@@ -1,16 +1,30 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { HttpConfig, loadConfig } from '@genhub/config';
-import { AppErrorCode, AppException } from '@genhub/errors';
 import { registerQueueBoard } from './admin/queue-board.plugin';
 import { registerMultipart } from './files/multipart.plugin';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 import { gatewayValidationPipe } from './filters/validation.pipe';
+import {
+  answerClientError,
+  answerFrameworkError,
+  MAX_PATH_SEGMENT_LENGTH,
+} from './transport/framework-refusals';
+import { registerJsonBodyParser } from './transport/json-body.parser';
+import { installStorableUrlCheck } from './transport/storable-url.hook';
 import { installUnreadBodyPolicy } from './transport/unread-body.hook';
 
-/** Fastify options of the gateway: the JSON body limit (BODY_LIMIT_BYTES). */
+/**
+ * Fastify options of the gateway: the JSON body limit (BODY_LIMIT_BYTES), and
+ * the transport's own refusals answered in the response families' shapes.
+ */
 export function gatewayFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOptions {
-  return { bodyLimit: loadConfig(HttpConfig, env, { PORT: '3000' }).BODY_LIMIT_BYTES };
+  return {
+    bodyLimit: loadConfig(HttpConfig, env, { PORT: '3000' }).BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  };
 }
 
 /**
@@ -28,6 +42,7 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
     done();
   });
   installUnreadBodyPolicy(fastify);
+  installStorableUrlCheck(fastify);
 
   app.useGlobalFilters(app.get(GatewayExceptionFilter));
   app.useGlobalPipes(gatewayValidationPipe());
@@ -35,26 +50,5 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
   // Nest registers its JSON parser during init; ours replaces it afterwards.
   await app.init();
 
-  // JSON as Fastify parses it (prototype-poisoning checks included), except that
-  // an empty body with a JSON content type is no body rather than an error.
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  // Bodies are JSON (or multipart, registered by the uploads route): anything else is a 400.
-  for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded'])
-    if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, body as string, (error, value) => {
-      if (error)
-        done(
-          new AppException(AppErrorCode.InvalidRequest, {
-            message: 'Malformed JSON in request body',
-          }),
-          undefined,
-        );
-      else done(null, value);
-    });
-  });
+  registerJsonBodyParser(fastify);
 }

@@ -35,7 +35,7 @@ export class FilesController {
   }
 }
 
-/** The request's file parts; plain fields are skipped; multipart limits become 400s. */
+/** The request's file parts; plain fields are skipped; multipart limits and errors become 400s. */
 async function* fileParts(req: FastifyRequest): AsyncGenerator<UploadPart> {
   try {
     for await (const part of req.parts()) {
@@ -49,15 +49,11 @@ async function* fileParts(req: FastifyRequest): AsyncGenerator<UploadPart> {
         fields: [UPLOAD_FIELD],
       });
     }
-    if (
-      code?.startsWith('FST_') ||
-      (error as Error).message?.startsWith('Unexpected end of form')
-    ) {
-      throw new AppException(AppErrorCode.InvalidRequest, {
-        message: `Malformed multipart body: ${(error as Error).message}`,
-        fields: [UPLOAD_FIELD],
-      });
-    }
-    throw error;
+    // Anything else the iteration throws is busboy refusing the body (no
+    // boundary, truncated data, bad headers): the client's fault, not ours.
+    throw new AppException(AppErrorCode.InvalidRequest, {
+      message: `Malformed multipart body: ${(error as Error).message}`,
+      fields: [UPLOAD_FIELD],
+    });
   }
 }

@@ -94,10 +94,11 @@ export class TasksController {
     return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
   }
 
-  @Get('v1/requests/:id')
+  // Parameters carry their documented names: a refusal names the parameter.
+  @Get('v1/requests/:request_id')
   async result(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param('id') id: string,
+    @Param('request_id') id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TaskResultBody> {
     const { body, retryAfter } = await this.getResult.execute({
@@ -108,11 +109,11 @@ export class TasksController {
     return body;
   }
 
-  @Delete('api/v3/predictions/:id')
+  @Delete('api/v3/predictions/:task_id')
   @HttpCode(200)
   async remove(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param('id') id: string,
+    @Param('task_id') id: string,
   ): Promise<ApiEnvelopeDto<DeleteTaskAnswerDto>> {
     return envelope(await this.deleteTask.execute({ accountId: account.id, taskId: id }));
   }

@@ -24,7 +24,7 @@ class CatalogueStatusFilter implements ExceptionFilter {
   }
 }
 
-describe('GET /api/v3/predictions/:id/webhook-deliveries', () => {
+describe('GET /api/v3/predictions/:task_id/webhook-deliveries', () => {
   let app: NestFastifyApplication;
   let repo: WebhookDeliveryRepository;
   const accountId = randomUUID();

@@ -9,10 +9,10 @@ import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 export class WebhookDeliveriesController {
   constructor(private readonly getDeliveries: GetWebhookDeliveriesUseCase) {}
 
-  @Get(':id/webhook-deliveries')
+  @Get(':task_id/webhook-deliveries')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param('id') taskId: string,
+    @Param('task_id') taskId: string,
   ): Promise<ApiEnvelopeDto<WebhookDeliveryDto>> {
     return envelope(await this.getDeliveries.execute({ accountId: account.id, taskId }));
   }

@@ -17,6 +17,12 @@ export const AppErrorCode = {
   ModelNotFound: 'model_not_found',
   Conflict: 'conflict',
   PayloadTooLarge: 'payload_too_large',
+  /** A path segment longer than the router reads (the transport refuses it). */
+  UriTooLong: 'uri_too_long',
+  /** The request line and headers together exceed the HTTP server's limit. */
+  HeaderFieldsTooLarge: 'header_fields_too_large',
+  /** The client did not send its request in time. */
+  RequestTimeout: 'request_timeout',
   /** An upstream provider refused us (credentials) or answered something unusable. */
   UpstreamError: 'upstream_error',
   ServiceUnavailable: 'service_unavailable',
@@ -72,6 +78,13 @@ export const APP_ERRORS = {
   model_not_found: { status: 404, message: 'The model does not exist', transient: false },
   conflict: { status: 409, message: 'Conflict', transient: false },
   payload_too_large: { status: 413, message: 'Request body too large', transient: false },
+  uri_too_long: { status: 414, message: 'Request URL too long', transient: false },
+  header_fields_too_large: {
+    status: 431,
+    message: 'Request header fields too large',
+    transient: false,
+  },
+  request_timeout: { status: 408, message: 'Request timeout', transient: true },
   upstream_error: { status: 502, message: 'Upstream provider error', transient: true },
   service_unavailable: {
     status: 503,

@@ -60,7 +60,7 @@ export class HttpMetrics {
   }
 
   record(request: FastifyRequest, reply: FastifyReply): void {
-    // The pattern of the matched route (`/v1/requests/:id`); empty for a 404 without a route.
+    // The pattern of the matched route (`/v1/requests/:request_id`); empty for a 404 without a route.
     const pattern = request.routeOptions.url ?? '';
     let series = this.routes.get(pattern);
     if (!series) {

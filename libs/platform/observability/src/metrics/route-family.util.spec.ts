@@ -3,7 +3,7 @@ import { routeFamily } from './route-family.util';
 describe('routeFamily', () => {
   it.each([
     ['/v1/:provider/:model/:run_type', 'submit'],
-    ['/v1/requests/:id', 'result'],
+    ['/v1/requests/:request_id', 'result'],
     ['/v1/balance', 'balance'],
     ['/api/v3/billings', 'billings'],
     ['/api/v3/billings/export', 'billings'],
@@ -14,8 +14,8 @@ describe('routeFamily', () => {
     ['/v1/models/*', 'chat'],
     ['/admin/v1/accounts/:id', 'admin'],
     ['/admin/queues/api/queues', 'admin'],
-    ['/api/v3/predictions/:id/webhook-deliveries', 'webhooks'],
-    ['/api/v3/predictions/:id', 'delete'],
+    ['/api/v3/predictions/:task_id/webhook-deliveries', 'webhooks'],
+    ['/api/v3/predictions/:task_id', 'delete'],
     ['/metrics', 'probe'],
     ['/somewhere', 'other'],
     [undefined, 'other'],

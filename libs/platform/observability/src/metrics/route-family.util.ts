@@ -7,12 +7,12 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
   ['admin', (p) => p.startsWith('/admin')],
   ['cdn', (p) => p.startsWith('/cdn')],
   ['chat', (p) => p.startsWith('/v1/chat') || p === '/v1/models' || p.startsWith('/v1/models/')],
-  ['result', (p) => p === '/v1/requests/:id'],
+  ['result', (p) => p === '/v1/requests/:request_id'],
   ['balance', (p) => p === '/v1/balance'],
   ['billings', (p) => p.startsWith('/api/v3/billings') || p === '/api/v3/usage'],
   ['upload', (p) => p.startsWith('/api/v3/files')],
   ['webhooks', (p) => p.endsWith('/webhook-deliveries')],
-  ['delete', (p) => p === '/api/v3/predictions/:id'],
+  ['delete', (p) => p === '/api/v3/predictions/:task_id'],
   ['models', (p) => p === '/api/v3/models'],
   ['submit', (p) => p === '/v1/:provider/:model/:run_type'],
   ['docs', (p) => p.startsWith('/docs') || p === '/openapi.json'],
@@ -20,7 +20,7 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
 
 export const ROUTE_FAMILIES = [...FAMILIES.map(([family]) => family), 'other'] as const;
 
-/** The family of a route pattern (`/v1/requests/:id` → `result`); unmatched requests are `other`. */
+/** The family of a route pattern (`/v1/requests/:request_id` → `result`); unmatched requests are `other`. */
 export function routeFamily(pattern: string | undefined): string {
   if (!pattern) return 'other';
   return FAMILIES.find(([, matches]) => matches(pattern))?.[0] ?? 'other';
