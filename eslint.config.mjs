@@ -19,6 +19,18 @@ function boundaryConstraints(forTests) {
     {
       sourceTag: 'type:app',
       onlyDependOnLibsWithTags: [
+        'type:flow',
+        'type:feature',
+        'type:data-access',
+        'type:adapter',
+        'type:contracts',
+        'type:util',
+      ],
+    },
+    // The task flow composes the domains' features and data access (decision 0106).
+    {
+      sourceTag: 'type:flow',
+      onlyDependOnLibsWithTags: [
         'type:feature',
         'type:data-access',
         'type:adapter',
@@ -50,7 +62,7 @@ function boundaryConstraints(forTests) {
         'type:util',
       ],
     },
-    // Which domain may use which: only apps span domains.
+    // Which domain may use which: only apps and the task flow span domains.
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     {
       sourceTag: 'scope:platform',
@@ -71,6 +83,17 @@ function boundaryConstraints(forTests) {
         'scope:billing',
         'scope:webhooks',
         'scope:providers',
+      ],
+    },
+    {
+      sourceTag: 'scope:task-flow',
+      onlyDependOnLibsWithTags: [
+        'scope:shared',
+        'scope:platform',
+        'scope:providers',
+        'scope:tasks',
+        'scope:billing',
+        'scope:webhooks',
       ],
     },
     sameAndShared('accounts'),

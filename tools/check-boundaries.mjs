@@ -30,6 +30,11 @@ const cases = [
     code: "import '@genhub/tasks-feature';\n",
     why: 'data-access importing a feature lib',
   },
+  {
+    file: 'libs/billing/feature/src/__boundary_probe__.ts',
+    code: "import '@genhub/task-flow';\n",
+    why: 'a domain lib importing the task flow (decision 0106)',
+  },
 ];
 // The boundary rule reads Nx's project graph; make sure it is computed.
 spawnSync('npx', ['nx', 'show', 'projects'], {

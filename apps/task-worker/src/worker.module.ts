@@ -14,17 +14,10 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import {
-  METRICS,
-  MetricsService,
-  ObservabilityModule,
-  QueueDepthMetrics,
-  ReadinessRegistry,
-} from '@genhub/observability';
+import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
-import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
-import { SETTLEMENT_PORT, SettlementPort, TasksFeatureModule } from '@genhub/tasks-feature';
+import { TaskFlowModule } from '@genhub/task-flow';
 import { RunTaskProcessor } from './run-task/run-task.processor';
 import { StuckTaskSweepScheduler } from './sweep-stuck-tasks/stuck-task-sweep.scheduler';
 
@@ -61,22 +54,8 @@ export class WorkerModule implements OnModuleInit {
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
-        // A run settles its reservation in the statement that ends it (the ledger's SQL),
-        // counted under the billing app's settlements metric.
-        TasksFeatureModule.forWorker({
-          imports: [BillingDataAccessModule],
-          settlement: {
-            provide: SETTLEMENT_PORT,
-            inject: [LedgerRepository, MetricsService],
-            useFactory: (ledger: LedgerRepository, metrics: MetricsService): SettlementPort => {
-              const settlements = metrics.counter(METRICS.settlements);
-              return {
-                settlementCte: (request, when) => ledger.settlementCte(request, when),
-                counted: (outcome) => settlements.inc({ outcome }),
-              };
-            },
-          },
-        }),
+        // A run settles its reservation in the statement that ends it (the task flow).
+        TaskFlowModule.forWorker(),
       ],
       providers: [RunTaskProcessor, QueueDepthMetrics, StuckTaskSweepScheduler],
     };

@@ -9,3 +9,4 @@ export * from './fake-upstreams';
 export * from './in-memory-storage.module';
 export * from './tcp-proxy';
 export * from './built-app';
+export * from './wait-for.util';

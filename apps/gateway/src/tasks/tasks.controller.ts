@@ -27,12 +27,12 @@ import {
 } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import {
-  DeleteTaskUseCase,
   GetResultUseCase,
   ListModelsUseCase,
   SubmitTaskUseCase,
   SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
+import { DeleteTaskUseCase } from '@genhub/task-flow';
 
 function single(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;

@@ -3,7 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
+import { LedgerRepository } from '@genhub/billing-data-access';
 import { BillingFeatureModule } from '@genhub/billing-feature';
 import {
   ConfigModule,
@@ -16,6 +16,7 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
+import { TaskFlowModule } from '@genhub/task-flow';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
@@ -23,12 +24,7 @@ import {
   HANDOVER_DELETE_MS,
   HANDOVER_GRACE_MS,
   OutboxRelay,
-  RESERVATION_PORT,
-  ReservationPort,
-  SETTLEMENT_PORT,
-  SettlementPort,
   SubmitTaskUseCase,
-  TasksFeatureModule,
 } from '@genhub/tasks-feature';
 import {
   createTestDatabase,
@@ -36,20 +32,11 @@ import {
   dropTestDatabase,
   InMemoryObjectStorage,
   InMemoryStorageModule,
+  sleep,
   testQueuePrefix,
+  until,
 } from '@genhub/testing';
 import { RunTaskProcessor } from './run-task.processor';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(25);
-  }
-}
 
 /**
  * A database and queue prefix of this file's own: another spec's relay or
@@ -79,20 +66,7 @@ const platform = () => [
 /** A gateway process: submit (reservation + task + outbox row in one statement) and its relay. */
 async function startGateway(): Promise<INestApplicationContext> {
   const moduleRef = await Test.createTestingModule({
-    imports: [
-      ...platform(),
-      TasksFeatureModule.forGateway({
-        imports: [BillingDataAccessModule],
-        reservation: {
-          provide: RESERVATION_PORT,
-          inject: [LedgerRepository],
-          useFactory: (ledger: LedgerRepository): ReservationPort => ({
-            reservationCte: (request) => ledger.reservationCte(request),
-            shortfall: (accountId) => ledger.shortfall(accountId),
-          }),
-        },
-      }),
-    ],
+    imports: [...platform(), TaskFlowModule.forGateway()],
   }).compile();
   return moduleRef.init();
 }
@@ -111,19 +85,7 @@ async function startBilling(): Promise<INestApplicationContext> {
  */
 async function startWorker(options: { relay: boolean }): Promise<INestApplicationContext> {
   let builder = Test.createTestingModule({
-    imports: [
-      ...platform(),
-      TasksFeatureModule.forWorker({
-        imports: [BillingDataAccessModule],
-        settlement: {
-          provide: SETTLEMENT_PORT,
-          inject: [LedgerRepository],
-          useFactory: (ledger: LedgerRepository): SettlementPort => ({
-            settlementCte: (request, when) => ledger.settlementCte(request, when),
-          }),
-        },
-      }),
-    ],
+    imports: [...platform(), TaskFlowModule.forWorker()],
     providers: [RunTaskProcessor],
   });
   if (!options.relay)
@@ -183,7 +145,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const task = await until(async () => {
       const t = await tasks.findOwnedTask(accountId, id);
       return t?.status === 'completed' && t;
-    });
+    }, 10_000);
     expect(task.attempt).toBe(1);
     await sleep(300); // time for any duplicate to show up
     // Settled in the run's terminal statement: no settle job at all.
@@ -242,7 +204,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await submit(`burst ${i}`)).id);
     // Enqueued straight away, long before the poll's grace would pass.
-    for (const id of ids) await until(() => tasksQueue.getJob(`task-${id}`));
+    for (const id of ids) await until(() => tasksQueue.getJob(`task-${id}`), 10_000);
     await sleep(HANDOVER_DELETE_MS * 3);
     for (const id of ids) expect(await outboxRowsFor(ds, id)).toEqual([]);
     // One DELETE for the burst (two if the submits straddled a window), not one per row.
@@ -286,7 +248,10 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const worker = await startWorker({ relay: false });
     opened.push(worker);
     const tasks = new TaskRepository(ds);
-    await until(async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'completed');
+    await until(
+      async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'completed',
+      10_000,
+    );
     expect(await outboxRowsFor(ds, ack.id)).toEqual([`task-${ack.id}`]);
     // The relay comes back and sends it again: the run-task job id is taken, so nothing runs again.
     remove.mockRestore();

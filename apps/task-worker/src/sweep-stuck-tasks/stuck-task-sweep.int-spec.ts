@@ -5,7 +5,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { BillingDataAccessModule, LedgerRepository } from '@genhub/billing-data-access';
+import { LedgerRepository } from '@genhub/billing-data-access';
 import {
   ConfigModule,
   DatabaseConfig,
@@ -17,34 +17,22 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
+import { TaskFlowModule } from '@genhub/task-flow';
 import { TASK_CODES } from '@genhub/errors';
 import { MetricsService, ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   RunTaskUseCase,
-  SETTLEMENT_PORT,
-  SettlementPort,
   STUCK_TASK_SWEEP_LOCK,
   SweepStuckTasksUseCase,
   TaskFinisher,
-  TasksFeatureModule,
 } from '@genhub/tasks-feature';
-import { InMemoryObjectStorage, InMemoryStorageModule } from '@genhub/testing';
+import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/testing';
 
 const GRACE_MS = 2000;
 const LIMIT_MS = 60_000;
 const PRICE = 1000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | null | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(25);
-  }
-}
 
 /** The sweeper as the task-worker wires it, over the real ledger, PostgreSQL and Redis. */
 describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
@@ -75,16 +63,7 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
         QueueModule.forRoot(),
         InMemoryStorageModule.with(new InMemoryObjectStorage()),
         // As the task-worker binds it: a terminal write settles in its own statement.
-        TasksFeatureModule.forWorker({
-          imports: [BillingDataAccessModule],
-          settlement: {
-            provide: SETTLEMENT_PORT,
-            inject: [LedgerRepository],
-            useFactory: (ledger: LedgerRepository): SettlementPort => ({
-              settlementCte: (request, when) => ledger.settlementCte(request, when),
-            }),
-          },
-        }),
+        TaskFlowModule.forWorker(),
       ],
     }).compile();
     await moduleRef.init();

@@ -9,7 +9,6 @@ export * from './services/task-cancellation.service';
 export * from './services/task-finisher.service';
 export * from './services/task-result-loader.service';
 export * from './tasks-feature.module';
-export * from './use-cases/delete-task/delete-task.use-case';
 export * from './use-cases/get-result/get-result.use-case';
 export * from './use-cases/list-models/list-models.use-case';
 export * from './use-cases/run-task/run-task.use-case';

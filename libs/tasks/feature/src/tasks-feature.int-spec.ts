@@ -31,8 +31,7 @@ import {
 import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { TasksFeatureModule } from './tasks-feature.module';
-import { InMemoryObjectStorage, InMemoryStorageModule } from '@genhub/testing';
-import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/testing';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import {
@@ -56,6 +55,7 @@ const reservation: ReservationPort = {
     return {
       sql: `reserved AS (SELECT 1 AS one FROM pg_sleep($2::float8) WHERE $1::boolean)`,
       params: [reservationAnswer.ok, reservationSeconds],
+      yields: 'reserved',
     };
   },
   shortfall: async () => {
@@ -64,13 +64,17 @@ const reservation: ReservationPort = {
   },
 };
 
-/** Records each settlement in a table, from the run's own terminal statement and only if it won. */
+/**
+ * Records each settlement request (the run's ending; capture or release is the
+ * task flow's rule) in a table, from the run's own terminal statement and only if it won.
+ */
 const settlement: SettlementPort = {
   settlementCte: (request, when) => ({
     sql: `settled AS (
       INSERT INTO public.test_settlements (task_id, outcome) SELECT $1::uuid, $2 WHERE ${when}
       RETURNING task_id)`,
-    params: [request.taskId, request.outcome],
+    params: [request.taskId, request.status],
+    yields: 'settled',
   }),
 };
 
@@ -82,24 +86,12 @@ const LIMITED = {
   timeLimitMs: 300,
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(25);
-  }
-}
-
 describe('tasks feature (PostgreSQL + Redis)', () => {
   let moduleRef: TestingModule;
   let submit: SubmitTaskUseCase;
   let sync: SyncSubmitUseCase;
   let run: RunTaskUseCase;
   let result: GetResultUseCase;
-  let del: DeleteTaskUseCase;
   let tasks: TaskRepository;
   let ds: DataSource;
   let queues: Record<string, Queue>;
@@ -145,7 +137,6 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     sync = moduleRef.get(SyncSubmitUseCase);
     run = moduleRef.get(RunTaskUseCase);
     result = moduleRef.get(GetResultUseCase);
-    del = moduleRef.get(DeleteTaskUseCase);
     tasks = moduleRef.get(TaskRepository);
     ds = moduleRef.get(getDataSourceToken());
     queues = Object.fromEntries(
@@ -309,7 +300,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       expect((await sharp(stored?.data).metadata()).format).toBe('png');
     }
     // Captured by the run's terminal statement, once: no settle job.
-    expect(await settlementsOf(ack.id)).toEqual(['capture']);
+    expect(await settlementsOf(ack.id)).toEqual(['completed']);
     expect(await queues.billing.getJob(`settle-${ack.id}`)).toBeUndefined();
     const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
     expect(hook.data.url).toBe('https://example.com/hook?x=1');
@@ -337,7 +328,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       error: TASK_CODES[1201].message,
       created_at: expect.any(String),
     });
-    expect(await settlementsOf(ack.id)).toEqual(['release']);
+    expect(await settlementsOf(ack.id)).toEqual(['failed']);
   });
 
   it('fails with 5004 when the model time limit passes, aborting the adapter', async () => {
@@ -367,67 +358,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([
       `outputs/${ack.id}/0-r2.png`,
     ]);
-    expect(await settlementsOf(ack.id)).toEqual(['capture']); // the loser settled nothing
-  });
-
-  describe('delete', () => {
-    it('created: deleted, released, then 404', async () => {
-      const ack = await submit.execute(sim({ prompt: 'x' }));
-      expect(await del.execute({ accountId, taskId: ack.id })).toEqual({
-        id: ack.id,
-        status: 'deleted',
-      });
-      expect((await until(() => queues.billing.getJob(`settle-${ack.id}`))).data.outcome).toBe(
-        'release',
-      );
-      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-      await expect(del.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-      expect(await run.execute({ taskId: ack.id })).toBe('skipped');
-    });
-
-    it('processing: the run is aborted at once and the task captured', async () => {
-      const ack = await submit.execute(sim({ prompt: 'x', duration_ms: 60_000 }));
-      const running = run.execute({ taskId: ack.id });
-      await until(
-        async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
-      );
-      await sleep(100);
-      const started = Date.now();
-      await del.execute({ accountId, taskId: ack.id });
-      expect(await running).toBe('deleted');
-      expect(Date.now() - started).toBeLessThan(2000);
-      expect((await until(() => queues.billing.getJob(`settle-${ack.id}`))).data.outcome).toBe(
-        'capture',
-      );
-      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-    });
-
-    it('completed: outputs deleted from storage; failed: removed; foreign: 404', async () => {
-      const ack = await submit.execute(sim({ prompt: 'x', num_outputs: 2 }));
-      await run.execute({ taskId: ack.id });
-      expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toHaveLength(2);
-      await expect(del.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-      await del.execute({ accountId, taskId: ack.id });
-      expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([]);
-      await expect(result.execute({ accountId, taskId: ack.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-
-      const failed = await submit.execute(sim({ prompt: 'x', fail_code: 1405 }));
-      await run.execute({ taskId: failed.id });
-      await del.execute({ accountId, taskId: failed.id });
-      await expect(result.execute({ accountId, taskId: failed.id })).rejects.toMatchObject({
-        code: 'not_found',
-      });
-    });
+    expect(await settlementsOf(ack.id)).toEqual(['completed']); // the loser settled nothing
   });
 
   describe('sync', () => {

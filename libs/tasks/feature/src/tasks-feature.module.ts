@@ -9,7 +9,6 @@ import { SyncWaiter } from './services/sync-waiter.service';
 import { TaskCancellation } from './services/task-cancellation.service';
 import { TaskFinisher } from './services/task-finisher.service';
 import { TaskResultLoader } from './services/task-result-loader.service';
-import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
@@ -21,7 +20,6 @@ const GATEWAY_USE_CASES = [
   SubmitTaskUseCase,
   SyncSubmitUseCase,
   GetResultUseCase,
-  DeleteTaskUseCase,
   ListModelsUseCase,
 ];
 

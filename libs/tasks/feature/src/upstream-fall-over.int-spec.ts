@@ -43,17 +43,25 @@ const reservations: ReservationRequest[] = [];
 const reservation: ReservationPort = {
   reservationCte: (request) => {
     reservations.push(request);
-    return { sql: `reserved AS (SELECT $1::text AS task_id)`, params: [request.taskId] };
+    return {
+      sql: `reserved AS (SELECT $1::text AS task_id)`,
+      params: [request.taskId],
+      yields: 'reserved',
+    };
   },
   shortfall: () => Promise.reject(new Error('shortfall asked after a reservation')),
 };
-/** Records each settlement in a table, from the run's own terminal statement and only if it won. */
+/**
+ * Records each settlement request (the run's ending; capture or release is the
+ * task flow's rule) in a table, from the run's own terminal statement and only if it won.
+ */
 const settlement: SettlementPort = {
   settlementCte: (request, when) => ({
     sql: `settled AS (
       INSERT INTO public.fallover_settlements (task_id, outcome) SELECT $1::uuid, $2 WHERE ${when}
       RETURNING task_id)`,
-    params: [request.taskId, request.outcome],
+    params: [request.taskId, request.status],
+    yields: 'settled',
   }),
 };
 
@@ -180,7 +188,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
       TINY_PNG,
     );
     // Settled once, in the run's terminal statement.
-    expect(await settlementsOf(ack.id)).toEqual(['capture']);
+    expect(await settlementsOf(ack.id)).toEqual(['completed']);
     expect(reservations.filter((r) => r.taskId === ack.id)).toHaveLength(1);
   });
 
@@ -192,7 +200,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toMatchObject({ status: 'failed', code: 5003, outputs: [] });
     expect((body as { error: string }).error).toContain(TASK_CODES[5003].message);
-    expect(await settlementsOf(ack.id)).toEqual(['release']);
+    expect(await settlementsOf(ack.id)).toEqual(['failed']);
   });
 
   it('a permanent failure (moderation) does not fall over', async () => {

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { JobName, jobIdFor } from '@genhub/queue';
+import { settlementFor } from '@genhub/task-flow';
 import { RecoveryQueues } from './recovery-queues';
 
 export interface RequeueReport {
@@ -23,20 +24,6 @@ interface UnsettledRow {
   code: number | null;
 }
 
-/**
- * The settlement the lost job carried. A run settles in its terminal
- * statement (0094), so an open reservation on a finished task is left by a
- * settle job that Redis lost: a deletion's (captured once a run had started,
- * i.e. attempt > 0, unless that run had failed; released while still
- * created), or one written before inline settlement (completed → capture,
- * failed → release).
- */
-export function lostSettlement(row: Pick<UnsettledRow, 'status' | 'attempt' | 'code'>) {
-  if (row.status === 'completed') return 'capture';
-  if (row.status === 'failed') return 'release';
-  return row.attempt > 0 && (row.code === null || row.code === 0) ? 'capture' : 'release';
-}
-
 const BATCH = 500;
 
 /**
@@ -44,7 +31,7 @@ const BATCH = 500;
  * (docs/decisions/0066). The outbox covers what was not yet handed over; what
  * was handed over and then lost is re-derived from the rows: every open task
  * gets its run-task job, every finished (completed, failed or deleted) task
- * with an open reservation its settle-task job (see `lostSettlement`). Ids
+ * with an open reservation its settle-task job (`settlementFor`, path `recovered`). Ids
  * are deterministic and each run and settle is conditional, so running it
  * twice (or while the apps run) changes nothing more.
  */
@@ -90,18 +77,16 @@ export async function requeueOpenTasks(
     for (const row of rows) {
       const jobId = jobIdFor(JobName.SettleTask, row.id);
       report.unsettled_tasks.found++;
-      const data = {
-        v: 1,
-        taskId: row.id,
-        accountId: row.account_id,
-        outcome: lostSettlement(row),
-      };
-      const outcome = dryRun
+      // The settlement the lost job carried (never `none` for a recovered row).
+      const outcome = settlementFor({ path: 'recovered', ...row });
+      if (outcome === 'none') continue;
+      const data = { v: 1, taskId: row.id, accountId: row.account_id, outcome };
+      const queued = dryRun
         ? (await queues.isLive('billing', jobId))
           ? 'live'
           : 'added'
         : await queues.ensure(JobName.SettleTask, data, jobId);
-      report.unsettled_tasks[outcome === 'live' ? 'live' : 'requeued']++;
+      report.unsettled_tasks[queued === 'live' ? 'live' : 'requeued']++;
     }
   }
   return report;

@@ -23,6 +23,17 @@ export interface SettleInput {
 }
 
 /** `unchanged`: no open reservation for that task (unknown, or settled before). */
+/**
+ * Ledger writes as data-modifying CTEs for a statement another domain runs
+ * (a submit, a run's terminal write): parameters numbered from $1; `yields`
+ * names the CTE that has a row when the write happened.
+ */
+export interface LedgerCte {
+  sql: string;
+  params: unknown[];
+  yields: string;
+}
+
 export type CaptureResult =
   { outcome: 'captured'; record: BillingRecordEntity } | { outcome: 'unchanged' };
 export type ReleaseResult = { outcome: 'released'; amountUnits: number } | { outcome: 'unchanged' };
@@ -148,7 +159,7 @@ export class LedgerRepository {
    * when the balance covered the price (and it is now reserved), none (and
    * nothing written) otherwise.
    */
-  reservationCte(input: ReserveInput): { sql: string; params: unknown[] } {
+  reservationCte(input: ReserveInput): LedgerCte {
     return {
       sql: `reserved_balance AS (
          UPDATE billing.balances SET reserved_units = reserved_units + $3, updated_at = now()
@@ -159,6 +170,7 @@ export class LedgerRepository {
          SELECT $2, account_id, $3, $4, $5 FROM reserved_balance
          RETURNING task_id)`,
       params: [input.accountId, input.taskId, input.amountUnits, input.model, input.category],
+      yields: 'reserved',
     };
   }
 
@@ -287,7 +299,7 @@ export class LedgerRepository {
   settlementCte(
     input: SettleInput & { outcome: 'capture' | 'release'; chargeUnits?: number | null },
     when = 'true',
-  ): { sql: string; params: unknown[] } {
+  ): LedgerCte {
     if (input.outcome === 'release')
       return {
         sql: `settled AS (
@@ -301,6 +313,7 @@ export class LedgerRepository {
           WHERE bal.account_id = r.account_id
           RETURNING r.amount_units)`,
         params: [input.taskId, input.accountId],
+        yields: 'settled',
       };
     return {
       sql: `settled AS (
@@ -333,6 +346,7 @@ export class LedgerRepository {
             SET tasks = billing.usage_daily.tasks + 1,
                 cost_units = billing.usage_daily.cost_units + EXCLUDED.cost_units)`,
       params: [input.taskId, input.accountId, input.chargeUnits ?? null],
+      yields: 'settled',
     };
   }
 }

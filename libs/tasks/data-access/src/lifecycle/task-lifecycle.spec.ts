@@ -1,4 +1,4 @@
-import { allowedSources, canTransition, isTerminal, settlementOnDelete } from './task-lifecycle';
+import { allowedSources, canTransition, isTerminal } from './task-lifecycle';
 
 describe('task lifecycle', () => {
   it('knows terminal states', () => {
@@ -24,12 +24,5 @@ describe('task lifecycle', () => {
     expect(allowedSources('failed')).toEqual(['created', 'processing']);
     expect(allowedSources('deleted')).toEqual(['created', 'processing', 'completed', 'failed']);
     expect(allowedSources('created')).toEqual([]);
-  });
-
-  it('settles a deletion per extensions.md §5', () => {
-    expect(settlementOnDelete('created')).toBe('release');
-    expect(settlementOnDelete('processing')).toBe('capture');
-    expect(settlementOnDelete('completed')).toBe('none');
-    expect(settlementOnDelete('failed')).toBe('none');
   });
 });

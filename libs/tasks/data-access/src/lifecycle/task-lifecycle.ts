@@ -38,14 +38,3 @@ export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
 export function allowedSources(to: TaskStatus): TaskStatus[] {
   return (Object.keys(TRANSITIONS) as TaskStatus[]).filter((from) => canTransition(from, to));
 }
-
-/**
- * What deleting a task in a given state settles (extensions.md §5): a task
- * still `created` is released; one that started is captured. A completed task
- * was already captured by its run; a failed one was released.
- */
-export function settlementOnDelete(from: TaskStatus): 'release' | 'capture' | 'none' {
-  if (from === 'created') return 'release';
-  if (from === 'processing') return 'capture';
-  return 'none';
-}

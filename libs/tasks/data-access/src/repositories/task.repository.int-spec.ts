@@ -63,9 +63,11 @@ describe('TaskRepository (PostgreSQL)', () => {
     expect(await tasks.claimForRun(t.id)).toBeUndefined();
   });
 
+  // Named otherwise than the ledger's CTE: the repository reads the name from `yields`.
   const reservedWhen = (ok: boolean) => ({
-    sql: `reserved AS (SELECT 1 AS one WHERE $1::boolean)`,
+    sql: `granted AS (SELECT 1 AS one WHERE $1::boolean)`,
     params: [ok],
+    yields: 'granted',
   });
   const runJob = (taskId: string) => ({
     jobName: 'run-task',

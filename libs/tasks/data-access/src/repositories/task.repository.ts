@@ -158,9 +158,9 @@ export class TaskRepository {
   }
 
   /**
-   * ONE statement (one round trip, no BEGIN/COMMIT): `reservation` — a CTE
-   * named `reserved`, numbered from $1, that yields a row only when the price
-   * was reserved —
+   * ONE statement (one round trip, no BEGIN/COMMIT): `reservation` — CTEs
+   * numbered from $1 whose `yields` CTE has a row only when the price was
+   * reserved —
    * then the `created` task and its outbox rows, written only from that row.
    * Undefined when nothing was reserved (and so nothing was written). The
    * balance row stays locked for this one statement only.
@@ -181,7 +181,7 @@ export class TaskRepository {
            output_prefix, price_units, time_limit_ms, idempotency_key, request_hash)
          SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)},
                 ${p(8)}, ${p(9)}::bigint, ${p(10)}::int, ${p(11)}, ${p(12)}
-           FROM reserved
+           FROM ${reservation.yields}
          RETURNING created_at),
        ${outboxInsertCte('o', 't', n + 13)}
        SELECT t.created_at, (SELECT coalesce(json_agg(o), '[]') FROM o) AS outbox FROM t`,
@@ -358,7 +358,7 @@ export class TaskRepository {
           RETURNING ${TASK_COLUMNS}),
        ${outboxInsertCte('o', 't', 4)}${settlement ? `,\n       ${shiftParams(settlement.sql, own.length)}` : ''}
        SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
-              ${settlement ? 'EXISTS (SELECT 1 FROM settled)' : 'false'} AS settled
+              ${settlement ? `EXISTS (SELECT 1 FROM ${settlement.yields})` : 'false'} AS settled
          FROM t`,
       [...own, ...(settlement?.params ?? [])],
     );

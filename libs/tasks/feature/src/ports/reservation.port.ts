@@ -20,14 +20,14 @@ export type ReservationOutcome = { ok: true } | ({ ok: false } & ReservationShor
 /**
  * Reserves a task's price in the statement that creates the task (one round
  * trip, the balance row locked for that statement only). The tasks domain
- * does not import billing: the gateway binds this port to the ledger
- * (`LedgerRepository.reservationCte`), tests bind it to whatever they need.
+ * does not import billing: the task flow (`@genhub/task-flow`) binds this
+ * port to the ledger, tests bind it to whatever they need.
  */
 export interface ReservationPort {
   /**
-   * A data-modifying CTE named `reserved`, parameters numbered from $1, that
-   * yields one row when the price was reserved and none (writing nothing)
-   * when the balance does not cover it.
+   * Data-modifying CTEs, parameters numbered from $1, whose `yields` CTE has
+   * one row when the price was reserved and none (writing nothing) when the
+   * balance does not cover it.
    */
   reservationCte(request: ReservationRequest): SqlFragment;
   /** After a refusal: what the account has, for the 402 message. */

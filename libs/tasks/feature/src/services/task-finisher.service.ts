@@ -20,8 +20,8 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 /**
  * The one way a task turns terminal, for a run and for the stuck-task sweeper
  * alike: ONE statement holding the conditional terminal update, the
- * settlement of its reservation (SETTLEMENT_PORT: capture when completed,
- * release when failed) and the DeliverWebhook outbox row, handed straight to
+ * settlement of its reservation (SETTLEMENT_PORT; whether it captures or
+ * releases is the task flow's rule) and the DeliverWebhook outbox row, handed straight to
  * the relay; then the terminal notice. Whoever loses the conditional update
  * writes nothing, so the reservation is settled and the webhook sent exactly
  * once (docs/decisions/0090, 0094).
@@ -73,24 +73,19 @@ export class TaskFinisher {
           },
         }),
       );
-    const settle = (when: string) =>
-      this.settlement.settlementCte(
-        {
-          taskId: task.id,
-          accountId: task.accountId,
-          outcome: 'completed' in ending ? 'capture' : 'release',
-        },
-        when,
-      );
+    const settlement = {
+      taskId: task.id,
+      accountId: task.accountId,
+      status: 'completed' in ending ? ('completed' as const) : ('failed' as const),
+    };
+    const settle = (when: string) => this.settlement.settlementCte(settlement, when);
     const finished = await this.accountLines.run(task.accountId, () =>
       'completed' in ending
         ? this.tasks.completeAnnouncing(task.id, task.attempt, ending.completed, announce, settle)
         : this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, settle),
     );
     if (!finished) return undefined;
-    this.settlement.counted?.(
-      !finished.settled ? 'unchanged' : 'completed' in ending ? 'captured' : 'released',
-    );
+    this.settlement.counted?.(settlement, finished.settled);
     this.relay.handOver(finished.outbox);
     await this.pubsub
       .publish(Channel.TaskTerminal, task.id)

@@ -5,8 +5,9 @@ import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import { Channel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
-import { OutboxRepository, settlementOnDelete, TaskRepository } from '@genhub/tasks-data-access';
-import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
+import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
+import { OutboxRelay, outboxItem } from '@genhub/tasks-feature';
+import { settlementFor } from '../../settlement/settlement-rules';
 
 export interface DeleteTaskInput {
   accountId: string;
@@ -40,7 +41,7 @@ export class DeleteTaskUseCase {
     for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
       const task = await this.tasks.findOwnedTask(input.accountId, input.taskId);
       if (!task) throw new AppException('not_found');
-      const settle = settlementOnDelete(task.status);
+      const settle = settlementFor({ path: 'deleted', from: task.status });
       if (task.status === 'completed' && task.outputKeys?.length) {
         // Output URLs stop serving at once (before the row says deleted).
         await this.storage.delete(task.outputKeys);

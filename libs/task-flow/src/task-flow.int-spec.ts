@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Test, TestingModule } from '@nestjs/testing';
+import type { Queue } from 'bullmq';
+import { LedgerRepository } from '@genhub/billing-data-access';
+import { SettleTaskUseCase } from '@genhub/billing-feature';
+import { BillingFeatureModule } from '@genhub/billing-feature';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  LogConfig,
+  ProvidersConfig,
+  RedisConfig,
+  SecurityConfig,
+  StorageConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { ObservabilityModule } from '@genhub/observability';
+import { QueueModule, QueueName } from '@genhub/queue';
+import { TaskRepository } from '@genhub/tasks-data-access';
+import { GetResultUseCase, RunTaskUseCase, SubmitTaskUseCase } from '@genhub/tasks-feature';
+import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
+import { DataSource } from 'typeorm';
+import { TaskFlowModule } from './task-flow.module';
+import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+
+/**
+ * The money table end to end (issue 18): each path a task takes, through the
+ * real submit, run, delete and billing settle, on the real ledger. The
+ * simulator's price is 1000 units (0.001 USD) per task.
+ */
+const PRICE = 1000;
+const storage = new InMemoryObjectStorage();
+
+describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', () => {
+  let moduleRef: TestingModule;
+  let submit: SubmitTaskUseCase;
+  let run: RunTaskUseCase;
+  let del: DeleteTaskUseCase;
+  let result: GetResultUseCase;
+  let settle: SettleTaskUseCase;
+  let ledger: LedgerRepository;
+  let tasks: TaskRepository;
+  let ds: DataSource;
+  let billingQueue: Queue;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({
+          pieces: [
+            LogConfig,
+            DatabaseConfig,
+            RedisConfig,
+            StorageConfig,
+            SecurityConfig,
+            TaskConfig,
+            ProvidersConfig,
+          ],
+          env: { ...process.env, LOG_LEVEL: 'silent' },
+        }),
+        ObservabilityModule.forRoot('task-flow-test'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+        InMemoryStorageModule.with(storage),
+        TaskFlowModule.forGateway(),
+        TaskFlowModule.forWorker(),
+        // The billing app's half: deletions settle through its SettleTask jobs.
+        BillingFeatureModule,
+      ],
+    }).compile();
+    await moduleRef.init();
+    submit = moduleRef.get(SubmitTaskUseCase);
+    run = moduleRef.get(RunTaskUseCase);
+    del = moduleRef.get(DeleteTaskUseCase);
+    result = moduleRef.get(GetResultUseCase);
+    settle = moduleRef.get(SettleTaskUseCase);
+    ledger = moduleRef.get(LedgerRepository);
+    tasks = moduleRef.get(TaskRepository);
+    ds = moduleRef.get(DataSource);
+    billingQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Billing));
+  });
+  afterAll(() => moduleRef.close());
+
+  /** A fresh account with 10 tasks' worth of balance. */
+  async function account(): Promise<string> {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10 * PRICE });
+    return accountId;
+  }
+
+  const submitTo = (accountId: string, body: Record<string, unknown> = {}) =>
+    submit.execute({
+      accountId,
+      provider: 'local',
+      model: 'simulator',
+      runType: 'test',
+      body: { prompt: 'x', ...body },
+    });
+
+  /** The billing app's part of a deletion: its SettleTask job, as the billing processor runs it. */
+  async function settleDeletion(taskId: string): Promise<void> {
+    const job = await until(() => billingQueue.getJob(`settle-${taskId}`));
+    await settle.execute(job.data);
+  }
+
+  /** The reservation's state and what the account was charged. */
+  async function money(accountId: string, taskId: string) {
+    const [reservation]: { state: string }[] = await ds.query(
+      `SELECT state FROM billing.reservations WHERE task_id = $1`,
+      [taskId],
+    );
+    const balance = await ledger.balanceOf(accountId);
+    return {
+      reservation: reservation?.state,
+      charged: 10 * PRICE - (balance?.balanceUnits ?? 0),
+      reserved: balance?.reservedUnits,
+    };
+  }
+
+  it('submit reserves the price in the statement that creates the task', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'open',
+      charged: 0,
+      reserved: PRICE,
+    });
+  });
+
+  it('completed: captured once, in the run’s terminal statement', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    expect(await run.execute({ taskId: ack.id })).toBe('completed');
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'captured',
+      charged: PRICE,
+      reserved: 0,
+    });
+  });
+
+  it('failed: released, nothing charged', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, { fail_code: 1405 });
+    await run.execute({ taskId: ack.id });
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+  });
+
+  it('deleted while created: released', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await del.execute({ accountId, taskId: ack.id });
+    await settleDeletion(ack.id);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+    expect(await run.execute({ taskId: ack.id })).toBe('skipped');
+  });
+
+  it('deleted while processing: captured, and the run aborted', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, { duration_ms: 60_000 });
+    const running = run.execute({ taskId: ack.id });
+    await until(
+      async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+    );
+    await del.execute({ accountId, taskId: ack.id });
+    expect(await running).toBe('deleted');
+    await settleDeletion(ack.id);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'captured',
+      charged: PRICE,
+      reserved: 0,
+    });
+  });
+
+  it('deleted after completing or failing: settled once by the run, never again', async () => {
+    const accountId = await account();
+    const done = await submitTo(accountId, { num_outputs: 2 });
+    await run.execute({ taskId: done.id });
+    expect([...storage.objects.keys()].filter((k) => k.includes(done.id))).toHaveLength(2);
+    await del.execute({ accountId, taskId: done.id });
+    expect([...storage.objects.keys()].filter((k) => k.includes(done.id))).toEqual([]);
+    const failed = await submitTo(accountId, { fail_code: 1405 });
+    await run.execute({ taskId: failed.id });
+    await del.execute({ accountId, taskId: failed.id });
+    await sleep(100);
+    expect(await billingQueue.getJob(`settle-${done.id}`)).toBeUndefined();
+    expect(await billingQueue.getJob(`settle-${failed.id}`)).toBeUndefined();
+    expect(await money(accountId, done.id)).toMatchObject({ reservation: 'captured' });
+    expect(await money(accountId, failed.id)).toMatchObject({ reservation: 'released' });
+    expect((await money(accountId, done.id)).charged).toBe(PRICE);
+    await expect(result.execute({ accountId, taskId: done.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('a foreign account cannot delete: 404, nothing settled', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await expect(del.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(await money(accountId, ack.id)).toMatchObject({ reservation: 'open' });
+  });
+});
