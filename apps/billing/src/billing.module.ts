@@ -8,7 +8,6 @@ import {
   LogConfig,
   RedisConfig,
   ShutdownConfig,
-  StorageConfig,
   SecurityConfig,
 } from '@genhub/config';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
@@ -16,7 +15,6 @@ import { BillingFeatureModule } from '@genhub/billing-feature';
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
-import { StorageModule } from '@genhub/storage';
 
 import { LedgerAuditScheduler } from './ledger-audit/ledger-audit.scheduler';
 import { OpenReservationsMetrics } from './settle-task/open-reservations.metrics';
@@ -42,7 +40,6 @@ export class BillingModule implements OnModuleInit {
             ShutdownConfig,
             DatabaseConfig,
             RedisConfig,
-            StorageConfig,
             SecurityConfig,
             LedgerAuditConfig,
           ],
@@ -52,7 +49,6 @@ export class BillingModule implements OnModuleInit {
         ObservabilityModule.forRoot('billing'),
         DatabaseModule,
         QueueModule.forRoot(),
-        StorageModule.forRoot(),
 
         BillingDataAccessModule,
         BillingFeatureModule,

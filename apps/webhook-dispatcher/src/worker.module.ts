@@ -7,14 +7,12 @@ import {
   LogConfig,
   RedisConfig,
   ShutdownConfig,
-  StorageConfig,
   SecurityConfig,
   WebhookConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
 import { PubSubService, QueueModule } from '@genhub/queue';
-import { StorageModule } from '@genhub/storage';
 
 import { AccountsDataAccessModule } from '@genhub/accounts-data-access';
 import { WebhookDispatchModule, WebhookSecretSource } from '@genhub/webhooks-feature';
@@ -41,7 +39,6 @@ export class WorkerModule implements OnModuleInit {
             ShutdownConfig,
             DatabaseConfig,
             RedisConfig,
-            StorageConfig,
             SecurityConfig,
             WebhookConfig,
           ],
@@ -52,7 +49,6 @@ export class WorkerModule implements OnModuleInit {
         ObservabilityModule.forRoot('webhook-dispatcher'),
         DatabaseModule,
         QueueModule.forRoot(),
-        StorageModule.forRoot(),
 
         WebhookDispatchModule.register({
           imports: [AccountsDataAccessModule],

@@ -132,7 +132,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
   it('completed: captured once, in the run’s terminal statement', async () => {
     const accountId = await account();
     const ack = await submitTo(accountId);
-    expect(await run.execute({ taskId: ack.id })).toBe('completed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('completed');
     expect(await money(accountId, ack.id)).toEqual({
       reservation: 'captured',
       charged: PRICE,
@@ -161,13 +161,13 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
       charged: 0,
       reserved: 0,
     });
-    expect(await run.execute({ taskId: ack.id })).toBe('skipped');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('skipped');
   });
 
   it('deleted while processing: captured, and the run aborted', async () => {
     const accountId = await account();
     const ack = await submitTo(accountId, { duration_ms: 60_000 });
-    const running = run.execute({ taskId: ack.id });
+    const running = run.execute({ taskId: ack.id }).then((r) => r.outcome);
     await until(
       async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
     );

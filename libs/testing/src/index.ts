@@ -10,3 +10,4 @@ export * from './in-memory-storage.module';
 export * from './tcp-proxy';
 export * from './built-app';
 export * from './wait-for.util';
+export * from './task-rows.util';

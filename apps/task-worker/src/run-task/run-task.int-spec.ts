@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { JOB_OPTIONS, jobIdFor, redisConnection } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import { BuiltApp, buildAppForTest } from '@genhub/testing';
+import { buildAppForTest, BuiltApp, insertTask } from '@genhub/testing';
 
 const root = join(__dirname, '../../../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,7 +69,7 @@ describe('task-worker process', () => {
   async function queuedTask(durationMs: number, prefix: string) {
     const accountId = randomUUID();
     const id = randomUUID();
-    await tasks.insert(ds.manager, {
+    await insertTask(tasks, {
       id,
       accountId,
       model: 'local/simulator/test',
@@ -139,7 +139,7 @@ describe('task-worker process', () => {
   it('recovers a task whose worker was SIGKILLed and completes it exactly once', async () => {
     const accountId = randomUUID();
     const id = randomUUID();
-    await tasks.insert(ds.manager, {
+    await insertTask(tasks, {
       id,
       accountId,
       model: 'local/simulator/test',
@@ -199,7 +199,7 @@ describe('task-worker process', () => {
       },
     ].map((run) => ({ ...run, id: randomUUID() }));
     for (const run of runs) {
-      await tasks.insert(ds.manager, {
+      await insertTask(tasks, {
         ...run,
         accountId,
         channel: 'stable',

@@ -76,7 +76,7 @@ export class RunTaskProcessor
       outcome,
       model = '',
       code,
-    } = await this.runTask.run({
+    } = await this.runTask.execute({
       taskId: data.taskId,
       requestId: data.requestId,
     });

@@ -28,7 +28,7 @@ import {
   SweepStuckTasksUseCase,
   TaskFinisher,
 } from '@genhub/tasks-feature';
-import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/testing';
+import { InMemoryObjectStorage, InMemoryStorageModule, insertTask, until } from '@genhub/testing';
 
 const GRACE_MS = 2000;
 const LIMIT_MS = 60_000;
@@ -91,18 +91,22 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
         category: 'test',
       });
       expect(reserved.ok).toBe(true);
-      await tasks.insert(m, {
-        id,
-        accountId,
-        model: 'local/simulator/test',
-        channel: 'stable',
-        category: 'test',
-        input: { prompt: 'stuck', duration_ms: 60_000 },
-        webhookUrl: opts.webhook ?? null,
-        outputPrefix: null,
-        priceUnits: PRICE,
-        timeLimitMs: LIMIT_MS,
-      });
+      await insertTask(
+        tasks,
+        {
+          id,
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'stable',
+          category: 'test',
+          input: { prompt: 'stuck', duration_ms: 60_000 },
+          webhookUrl: opts.webhook ?? null,
+          outputPrefix: null,
+          priceUnits: PRICE,
+          timeLimitMs: LIMIT_MS,
+        },
+        m,
+      );
     });
     return { id, accountId };
   }

@@ -278,8 +278,8 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
         { prefix: 'team-a/2026', webhook: 'https://example.com/hook?x=1' },
       ),
     );
-    expect(await run.execute({ taskId: ack.id })).toBe('completed');
-    expect(await run.execute({ taskId: ack.id })).toBe('skipped');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('completed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('skipped');
     const { body, retryAfter } = await result.execute({ accountId, taskId: ack.id });
     expect(retryAfter).toBeUndefined();
     expect(Object.keys(body).sort()).toEqual(
@@ -317,7 +317,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
 
   it('fails with fail_code: catalogue text, no timings, release', async () => {
     const ack = await submit.execute(sim({ prompt: 'x', fail_code: 1201 }));
-    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('failed');
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toEqual({
       id: ack.id,
@@ -337,7 +337,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       runType: 'limited',
     });
     const started = Date.now();
-    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('failed');
     expect(Date.now() - started).toBeLessThan(3000);
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toMatchObject({ code: 5004, error: TASK_CODES[5004].message });
@@ -345,11 +345,11 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
 
   it('a superseded run loses the race and deletes its outputs', async () => {
     const ack = await submit.execute(sim({ prompt: 'race', duration_ms: 300 }));
-    const first = run.execute({ taskId: ack.id });
+    const first = run.execute({ taskId: ack.id }).then((r) => r.outcome);
     await until(
       async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
     );
-    const second = run.execute({ taskId: ack.id }); // a stalled job picked up again
+    const second = run.execute({ taskId: ack.id }).then((r) => r.outcome); // a stalled job picked up again
     expect(await second).toBe('completed');
     expect(await first).toBe('superseded');
     const { body } = await result.execute({ accountId, taskId: ack.id });

@@ -176,7 +176,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     });
     const ack = await submit.execute(image('fall over'));
     expect(reservations.at(-1)).toMatchObject({ taskId: ack.id, amountUnits: 40_000 });
-    expect(await run.execute({ taskId: ack.id })).toBe('completed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('completed');
 
     expect(openai.requests.map((r) => r.path)).toEqual(['/v1/images/generations']);
     expect(fal.requests[0]).toMatchObject({ method: 'POST', path: '/fal-ai/flux/dev' });
@@ -196,7 +196,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     openai.faults.push({ kind: 'fail', status: 500, body: {} });
     fal.scripts.push({ submit: { kind: 'fail', status: 503, body: { detail: 'Unavailable' } } });
     const ack = await submit.execute(image('all down'));
-    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('failed');
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toMatchObject({ status: 'failed', code: 5003, outputs: [] });
     expect((body as { error: string }).error).toContain(TASK_CODES[5003].message);
@@ -211,7 +211,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     });
     const before = fal.requests.length;
     const ack = await submit.execute(image('refused'));
-    expect(await run.execute({ taskId: ack.id })).toBe('failed');
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('failed');
     expect((await result.execute({ accountId, taskId: ack.id })).body).toMatchObject({
       code: 1200,
     });

@@ -34,9 +34,20 @@ describe('TaskRepository (PostgreSQL)', () => {
     };
   }
 
+  /** A `created` task as submit writes it, minus the reservation. */
+  async function insertTask(t: NewTask): Promise<Date> {
+    const created = await tasks.insertReserved(
+      { sql: 'granted AS (SELECT 1 AS one)', params: [], yields: 'granted' },
+      t,
+      [],
+    );
+    if (!created) throw new Error('not inserted');
+    return created.createdAt;
+  }
+
   it('scopes reads by account and hides malformed ids', async () => {
     const t = newTask();
-    const createdAt = await tasks.insert(ds.manager, t);
+    const createdAt = await insertTask(t);
     expect(createdAt.getTime() % 1).toBe(0);
     expect((await tasks.findOwnedTask(t.accountId, t.id))?.status).toBe('created');
     expect(await tasks.findOwnedTask(randomUUID(), t.id)).toBeUndefined();
@@ -45,20 +56,20 @@ describe('TaskRepository (PostgreSQL)', () => {
 
   it('lets only the latest attempt finish, once', async () => {
     const t = newTask();
-    await tasks.insert(ds.manager, t);
+    await insertTask(t);
     const first = await tasks.claimForRun(t.id);
     expect(first).toMatchObject({ status: 'processing', attempt: 1 });
     const second = await tasks.claimForRun(t.id); // a stalled run picked up again
     expect(second?.attempt).toBe(2);
     const fields = { outputs: ['u'], outputKeys: ['k'], timings };
-    expect(await tasks.complete(ds.manager, t.id, 1, fields)).toBeUndefined();
-    expect(await tasks.complete(ds.manager, t.id, 2, fields)).toMatchObject({
+    expect(await tasks.completeAnnouncing(t.id, 1, fields, [])).toBeUndefined();
+    expect((await tasks.completeAnnouncing(t.id, 2, fields, []))?.task).toMatchObject({
       status: 'completed',
       code: 0,
     });
-    expect(await tasks.complete(ds.manager, t.id, 2, fields)).toBeUndefined();
+    expect(await tasks.completeAnnouncing(t.id, 2, fields, [])).toBeUndefined();
     expect(
-      await tasks.fail(ds.manager, t.id, null, { code: 5000, error: 'x', timings: null }),
+      await tasks.failAnnouncing(t.id, null, { code: 5000, error: 'x', timings: null }, []),
     ).toBeUndefined();
     expect(await tasks.claimForRun(t.id)).toBeUndefined();
   });
@@ -105,7 +116,7 @@ describe('TaskRepository (PostgreSQL)', () => {
 
   it('writes the jobs announcing a terminal state only when the write wins', async () => {
     const t = newTask();
-    await tasks.insert(ds.manager, t);
+    await insertTask(t);
     await tasks.claimForRun(t.id);
     await tasks.claimForRun(t.id);
     const settle = { jobName: 'settle-task', jobId: `settle-${t.id}`, payload: { v: 1 } };
@@ -135,7 +146,7 @@ describe('TaskRepository (PostgreSQL)', () => {
 
   it('deletes only from the state the caller saw', async () => {
     const t = newTask();
-    await tasks.insert(ds.manager, t);
+    await insertTask(t);
     expect(await tasks.markDeleted(ds.manager, t.accountId, t.id, 'processing')).toBe(false);
     expect(await tasks.markDeleted(ds.manager, randomUUID(), t.id, 'created')).toBe(false);
     expect(await tasks.markDeleted(ds.manager, t.accountId, t.id, 'created')).toBe(true);
@@ -147,9 +158,9 @@ describe('TaskRepository (PostgreSQL)', () => {
     const model = `m/${randomUUID()}/x`;
     for (let i = 0; i < 2; i++) {
       const t = newTask({ model });
-      await tasks.insert(ds.manager, t);
+      await insertTask(t);
       await tasks.claimForRun(t.id);
-      await tasks.complete(ds.manager, t.id, 1, { outputs: [], outputKeys: [], timings });
+      await tasks.completeAnnouncing(t.id, 1, { outputs: [], outputKeys: [], timings }, []);
     }
     const seconds = await tasks.recentRunSeconds(model, 'stable', 10);
     expect(seconds).toHaveLength(2);

@@ -132,31 +132,6 @@ export function isTaskId(value: string): boolean {
 export class TaskRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Inserts a new `created` task inside the submit transaction; returns its creation time. */
-  async insert(manager: EntityManager, task: NewTask): Promise<Date> {
-    const rows: { created_at: Date }[] = await manager.query(
-      `INSERT INTO tasks.tasks (id, account_id, model, channel, category, input, webhook_url,
-         output_prefix, price_units, time_limit_ms, idempotency_key, request_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       RETURNING created_at`,
-      [
-        task.id,
-        task.accountId,
-        task.model,
-        task.channel,
-        task.category,
-        JSON.stringify(task.input),
-        task.webhookUrl,
-        task.outputPrefix,
-        task.priceUnits,
-        task.timeLimitMs,
-        task.idempotencyKey ?? null,
-        task.requestHash ?? null,
-      ],
-    );
-    return rows[0].created_at;
-  }
-
   /**
    * ONE statement (one round trip, no BEGIN/COMMIT): `reservation` — CTEs
    * numbered from $1 whose `yields` CTE has a row only when the price was
@@ -283,15 +258,6 @@ export class TaskRepository {
    * `announce` (the jobs that follow) is written by the same statement, and
    * only if the write won.
    */
-  async complete(
-    manager: EntityManager,
-    id: string,
-    attempt: number,
-    fields: CompletedFields,
-  ): Promise<TaskEntity | undefined> {
-    return (await this.completeAnnouncing(id, attempt, fields, [], undefined, manager))?.task;
-  }
-
   async completeAnnouncing(
     id: string,
     attempt: number,
@@ -311,15 +277,6 @@ export class TaskRepository {
   }
 
   /** → failed, only at the attempt the caller saw (`null`: whatever the attempt). */
-  async fail(
-    manager: EntityManager,
-    id: string,
-    attempt: number | null,
-    fields: FailedFields,
-  ): Promise<TaskEntity | undefined> {
-    return (await this.failAnnouncing(id, attempt, fields, [], undefined, manager))?.task;
-  }
-
   async failAnnouncing(
     id: string,
     attempt: number | null,

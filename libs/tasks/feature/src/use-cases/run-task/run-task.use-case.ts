@@ -65,12 +65,8 @@ export class RunTaskUseCase {
     private readonly finisher: TaskFinisher,
   ) {}
 
-  async execute(input: RunTaskInput): Promise<RunTaskOutcome> {
-    return (await this.run(input)).outcome;
-  }
-
-  /** Runs the task like execute and also says which model ran and the task code it ended with. */
-  async run(input: RunTaskInput): Promise<RunTaskReport> {
+  /** Runs the task; says how it ended, which model ran and the task code it ended with. */
+  async execute(input: RunTaskInput): Promise<RunTaskReport> {
     await this.cancellation.listen();
     const task = await this.tasks.claimForRun(input.taskId);
     if (!task) return { outcome: 'skipped' };
