@@ -15,12 +15,22 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'generated', '.nx', '.data'])
 const TEST_FILE = /\.(spec|int-spec)\.ts$|\/test\//;
 
 const CODES = [...TASK_FAILURE_CODES, INSUFFICIENT_BALANCE_INNER_CODE];
-const CODE_LITERAL = new RegExp(`\\bcode\\s*(?::|===?|!==?)\\s*(${CODES.join('|')})\\b`, 'g');
+const ANY_CODE = `(${CODES.join('|')})`;
+/** Where a raw task code is a code (not a port, a price or a length). */
+const CODE_LITERALS = [
+  `\\bcode\\s*(?::|===?|!==?)\\s*${ANY_CODE}\\b`, // { code: 1402 }, code === 5003
+  `\\bAdapterError\\(\\s*${ANY_CODE}\\b`, // new AdapterError(5003, …)
+  `\\btaskErrorMessage\\(\\s*${ANY_CODE}\\b`, // taskErrorMessage(5003, …)
+  `\\?\\?[^;\\n]*?\\b${ANY_CODE}\\b`, // task.code ?? 5000
+  `\\breturn\\s+${ANY_CODE}\\s*;`, // return 1402;
+  `\\?\\s*${ANY_CODE}\\s*:\\s*${ANY_CODE}\\b`, // x ? 1400 : 1401
+].map((source) => new RegExp(source, 'g'));
 const MESSAGES = TASK_FAILURE_CODES.map((code) => TASK_CODES[code].message);
 
 export function findViolations(source: string): string[] {
   const found: string[] = [];
-  for (const match of source.matchAll(CODE_LITERAL)) found.push(`code literal ${match[1]}`);
+  for (const pattern of CODE_LITERALS)
+    for (const match of source.matchAll(pattern)) found.push(`code literal ${match[1]}`);
   for (const message of MESSAGES) if (source.includes(message)) found.push(`message "${message}"`);
   return found;
 }
@@ -40,6 +50,14 @@ describe('the error catalogue is the only source of task codes and messages', ()
     expect(findViolations(`return { code: 1402, error: 'x' }`)).toEqual(['code literal 1402']);
     expect(findViolations(`if (task.code === 5003) retry();`)).toEqual(['code literal 5003']);
     expect(findViolations(`error: { code: 1300, error }`)).toEqual(['code literal 1300']);
+    expect(findViolations(`throw new AdapterError(5003, 'down')`)).toEqual(['code literal 5003']);
+    expect(findViolations(`new AdapterError(\n  1405,\n  'no')`)).toEqual(['code literal 1405']);
+    expect(findViolations(`taskErrorMessage(5003, 'x')`)).toEqual(['code literal 5003']);
+    expect(findViolations(`code: task.code ?? (done ? 0 : 5000),`)).toEqual([
+      'code literal 5000',
+    ]);
+    expect(findViolations(`  return 1402;`)).toEqual(['code literal 1402']);
+    expect(findViolations(`return missing ? 1400 : 1401;`)).toEqual(['code literal 1400']);
     expect(findViolations(`throw new Error('Timed out waiting for the provider')`)).toEqual([
       'message "Timed out waiting for the provider"',
     ]);

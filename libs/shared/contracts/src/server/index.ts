@@ -9,3 +9,4 @@ export {
 } from './openapi/contract-models';
 export type { ModelInputContract } from './openapi/contract-models';
 export { readOpenApiDocumentText } from './openapi-file';
+export * from './validation/validation-findings.util';

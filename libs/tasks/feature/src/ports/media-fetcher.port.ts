@@ -2,7 +2,7 @@ import type { MediaInput, MediaKind } from '@genhub/providers';
 
 /**
  * Downloads a media input with the platform's guards (time, size per kind,
- * private networks, content sniffing). Throws `AdapterError(1402)`.
+ * private networks, content sniffing). Throws `AdapterError(TaskCode.MediaAccessFailed)`.
  */
 export interface MediaFetcher {
   fetch(url: string, kind: MediaKind): Promise<MediaInput>;

@@ -6,7 +6,7 @@ import { MediaFetcher } from '../ports/media-fetcher.port';
 /**
  * The worker's media port over the storage lib's guarded fetcher (own-CDN
  * reads, private-network guard on every hop, per-kind limits, sniffing). Its
- * failures become `AdapterError(1402)` with the fetcher's explanation, so the
+ * failures become `AdapterError(TaskCode.MediaAccessFailed)` with the fetcher's explanation, so the
  * task's `error` says what was wrong with the URL.
  */
 @Injectable()

@@ -1,6 +1,7 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { WebhookPayload } from '@genhub/queue';
 import type { TaskEntity, TaskResultFields } from '@genhub/tasks-data-access';
+import { TaskCode } from '@genhub/errors';
 
 /**
  * The deliver-webhook job carries `WebhookPayload` of @genhub/queue, a util lib
@@ -47,7 +48,7 @@ export function toResultView(task: TaskResultFields): TaskResultBody {
       id: task.id,
       model: task.model,
       status: 'failed',
-      code: task.code ?? 5000,
+      code: task.code ?? TaskCode.InternalError,
       outputs: [],
       error: task.error ?? '',
       created_at: formatCreatedAt(task.createdAt),
@@ -63,7 +64,7 @@ export function toWebhookPayload(task: TaskEntity): WebhookPayloadDto {
     id: task.id,
     model: task.model,
     status: completed ? 'completed' : 'failed',
-    code: task.code ?? (completed ? 0 : 5000),
+    code: task.code ?? (completed ? TaskCode.Success : TaskCode.InternalError),
     created_at: formatCreatedAt(task.createdAt),
     input: task.input,
     outputs: completed ? (task.outputs ?? []) : [],

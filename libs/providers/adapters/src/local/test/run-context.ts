@@ -1,4 +1,5 @@
 import { AdapterError, MediaInput, RunContext } from '../../contract/model-adapter';
+import { TaskCode } from '@genhub/errors';
 
 /** A RunContext for adapter specs: media served from `media` by URL (else 1402), progress recorded. */
 export function runContext<I>(
@@ -15,7 +16,7 @@ export function runContext<I>(
     fetchMedia: async (url) => {
       fetched.push(url);
       const media = options.media?.[url];
-      if (!media) throw new AdapterError(1402);
+      if (!media) throw new AdapterError(TaskCode.MediaAccessFailed);
       return media;
     },
     progress: (fraction) => reported.push(fraction),

@@ -12,6 +12,7 @@ import { FrameSize, frameSize } from '../image/frame-size';
 import { seedFrom } from '../seeded-random';
 import { canvasSize } from './camera-path';
 import { PanZoomAnimator } from './pan-zoom-animator';
+import { TaskCode } from '@genhub/errors';
 
 /** Long side of the local videos in pixels: keeps 240 raw frames under ~110 MB. */
 export const VIDEO_LONG_SIDE = 384;
@@ -73,7 +74,10 @@ export class ImageToVideoAdapter implements ModelAdapter<ImageToVideoInputDto> {
     try {
       return await this.animator.canvasFromImage(media.data, frame, frames);
     } catch {
-      throw new AdapterError(1401, 'image_url is not an image the model can decode');
+      throw new AdapterError(
+        TaskCode.InvalidParameter,
+        'image_url is not an image the model can decode',
+      );
     }
   }
 }

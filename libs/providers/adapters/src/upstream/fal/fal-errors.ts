@@ -1,4 +1,4 @@
-import { TaskFailureCode } from '@genhub/errors';
+import { TaskCode, TaskFailureCode } from '@genhub/errors';
 import { AdapterError } from '../../contract/model-adapter';
 import { MODERATION_PATTERN, UpstreamAnswer, codeForStatus, jsonOf, upstreamError } from '../http';
 
@@ -32,8 +32,10 @@ export function falError(answer: UpstreamAnswer): AdapterError {
 
 function falCode(status: number, items: FalErrorItem[], message: string): TaskFailureCode {
   const types = items.map((i) => i.type ?? '');
-  if (types.includes('content_policy_violation') || MODERATION_PATTERN.test(message)) return 1200;
-  if (types.some((t) => MEDIA_TYPES.has(t))) return 1402;
-  if (status === 422) return types.includes('missing') ? 1400 : 1401;
+  if (types.includes('content_policy_violation') || MODERATION_PATTERN.test(message))
+    return TaskCode.ContentModeration;
+  if (types.some((t) => MEDIA_TYPES.has(t))) return TaskCode.MediaAccessFailed;
+  if (status === 422)
+    return types.includes('missing') ? TaskCode.MissingParameter : TaskCode.InvalidParameter;
   return codeForStatus(status);
 }

@@ -18,6 +18,7 @@ import {
   urlOutput,
 } from '../http';
 import { falError } from './fal-errors';
+import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -108,7 +109,7 @@ function falInput(input: Input, kind: string | undefined): Json {
 function outputsOf(result: Json, kind: string | undefined): AdapterOutput[] {
   if (kind === 'speech-to-text') {
     if (typeof result.text !== 'string')
-      throw new AdapterError(5003, 'upstream answered no transcript');
+      throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered no transcript');
     return [{ kind: 'text', text: result.text }];
   }
   const files = [

@@ -1,4 +1,5 @@
 import { AdapterError, AdapterOutput } from '../../contract/model-adapter';
+import { TaskCode } from '@genhub/errors';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -25,12 +26,16 @@ export function urlOutput(url: string): AdapterOutput {
   const data = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
   if (data) return bytesOutput(Buffer.from(data[3], data[2] ? 'base64' : 'utf8'), data[1]);
   if (!/^https?:\/\//.test(url))
-    throw new AdapterError(5003, 'upstream answered an output that is not a URL');
+    throw new AdapterError(
+      TaskCode.ServiceUnavailable,
+      'upstream answered an output that is not a URL',
+    );
   return { kind: 'url', url };
 }
 
 /** Every output must be there: an empty success is an upstream fault, not a result to charge. */
 export function nonEmpty(outputs: AdapterOutput[]): AdapterOutput[] {
-  if (!outputs.length) throw new AdapterError(5003, 'upstream answered no output');
+  if (!outputs.length)
+    throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered no output');
   return outputs;
 }

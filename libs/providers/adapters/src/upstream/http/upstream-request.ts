@@ -1,4 +1,5 @@
 import { AdapterError } from '../../contract/model-adapter';
+import { TaskCode } from '@genhub/errors';
 
 /** A complete upstream answer (the body is read inside the time limit). */
 export interface UpstreamAnswer {
@@ -46,8 +47,11 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> 
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
     if (limit.aborted)
-      throw new AdapterError(5004, `upstream did not answer within ${call.timeoutMs} ms`);
-    throw new AdapterError(5003, `upstream unreachable (${causeOf(error)})`);
+      throw new AdapterError(
+        TaskCode.Timeout,
+        `upstream did not answer within ${call.timeoutMs} ms`,
+      );
+    throw new AdapterError(TaskCode.ServiceUnavailable, `upstream unreachable (${causeOf(error)})`);
   }
   if (answer.status < 200 || answer.status > 299) throw call.onError(answer);
   return answer;
@@ -66,7 +70,7 @@ export function jsonOf(answer: UpstreamAnswer): unknown {
 export function objectOf(answer: UpstreamAnswer): Record<string, unknown> {
   const value = jsonOf(answer);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new AdapterError(5003, 'upstream answered an unexpected body');
+    throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered an unexpected body');
   return value as Record<string, unknown>;
 }
 
@@ -82,7 +86,10 @@ export function sameOrigin(url: unknown, base: string): string {
       // fall through
     }
   }
-  throw new AdapterError(5003, 'upstream answered a URL outside its base URL');
+  throw new AdapterError(
+    TaskCode.ServiceUnavailable,
+    'upstream answered a URL outside its base URL',
+  );
 }
 
 function causeOf(error: unknown): string {

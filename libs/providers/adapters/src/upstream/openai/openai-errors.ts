@@ -1,4 +1,4 @@
-import { TaskFailureCode } from '@genhub/errors';
+import { TaskCode, TaskFailureCode } from '@genhub/errors';
 import { AdapterError } from '../../contract/model-adapter';
 import { MODERATION_PATTERN, UpstreamAnswer, codeForStatus, jsonOf, upstreamError } from '../http';
 
@@ -26,10 +26,11 @@ function openAiCode(status: number, e: OpenAiErrorBody): TaskFailureCode {
     MODERATION_CODES.has(e.code ?? '') ||
     (status === 400 && MODERATION_PATTERN.test(e.message ?? ''))
   )
-    return 1200;
+    return TaskCode.ContentModeration;
   if (status === 400) {
-    if (e.code === 'missing_required_parameter') return 1400;
-    if (e.param || /invalid|unsupported|unknown/i.test(e.code ?? '')) return 1401;
+    if (e.code === 'missing_required_parameter') return TaskCode.MissingParameter;
+    if (e.param || /invalid|unsupported|unknown/i.test(e.code ?? ''))
+      return TaskCode.InvalidParameter;
   }
   return codeForStatus(status);
 }

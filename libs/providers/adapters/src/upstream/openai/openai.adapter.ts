@@ -9,6 +9,7 @@ import type { UpstreamSettings } from '../../config/providers-file';
 import { UpstreamCall, bytesOutput, callUpstream, nonEmpty, objectOf, urlOutput } from '../http';
 import { openAiError } from './openai-errors';
 import { openAiImageSize } from './openai-image-size';
+import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export class OpenAiAdapter implements ModelAdapter<Input> {
         return { outputs: await this.transcription(ctx) };
       default:
         throw new AdapterError(
-          1405,
+          TaskCode.TaskFailed,
           `an OpenAI-compatible upstream cannot run ${ctx.route.kind ?? 'this model'}`,
         );
     }
@@ -74,7 +75,8 @@ export class OpenAiAdapter implements ModelAdapter<Input> {
       ...(input.speed !== undefined ? { speed: input.speed } : {}),
     };
     const answer = await this.call(ctx, '/audio/speech', JSON.stringify(body));
-    if (!answer.body.length) throw new AdapterError(5003, 'upstream answered no audio');
+    if (!answer.body.length)
+      throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered no audio');
     return [bytesOutput(answer.body, answer.headers.get('content-type') ?? 'audio/wav')];
   }
 
@@ -93,7 +95,7 @@ export class OpenAiAdapter implements ModelAdapter<Input> {
     if (input.prompt) form.append('prompt', String(input.prompt));
     const answer = objectOf(await this.call(ctx, '/audio/transcriptions', form));
     if (typeof answer.text !== 'string')
-      throw new AdapterError(5003, 'upstream answered no transcript');
+      throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered no transcript');
     return [{ kind: 'text', text: answer.text }];
   }
 

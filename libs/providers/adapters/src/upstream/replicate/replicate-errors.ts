@@ -1,11 +1,14 @@
 import { AdapterError } from '../../contract/model-adapter';
 import { MODERATION_PATTERN, UpstreamAnswer, codeForStatus, jsonOf, upstreamError } from '../http';
+import { TaskCode } from '@genhub/errors';
 
 /** Replicate's problem body `{title, detail, status}` on a non-2xx answer → a catalogue code. */
 export function replicateHttpError(answer: UpstreamAnswer): AdapterError {
   const body = (jsonOf(answer) ?? {}) as { detail?: unknown; title?: unknown };
   const detail = typeof body.detail === 'string' ? body.detail : undefined;
-  const code = MODERATION_PATTERN.test(detail ?? '') ? 1200 : codeForStatus(answer.status);
+  const code = MODERATION_PATTERN.test(detail ?? '')
+    ? TaskCode.ContentModeration
+    : codeForStatus(answer.status);
   return upstreamError(code, answer.status, detail);
 }
 
@@ -15,6 +18,7 @@ export function replicateHttpError(answer: UpstreamAnswer): AdapterError {
  */
 export function replicateFailure(error: unknown): AdapterError {
   const message = typeof error === 'string' ? error : 'prediction failed';
-  if (MODERATION_PATTERN.test(message)) return new AdapterError(1200, message);
-  return new AdapterError(1403, message);
+  if (MODERATION_PATTERN.test(message))
+    return new AdapterError(TaskCode.ContentModeration, message);
+  return new AdapterError(TaskCode.TaskExecutionFailed, message);
 }

@@ -18,6 +18,7 @@ import {
   urlOutput,
 } from '../http';
 import { replicateFailure, replicateHttpError } from './replicate-errors';
+import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;
 type Prediction = Record<string, unknown> & {
@@ -53,9 +54,12 @@ export class ReplicateAdapter implements ModelAdapter<Input> {
     );
     if (final.status === 'failed') throw replicateFailure(final.error);
     if (final.status === 'canceled')
-      throw new AdapterError(5003, 'the upstream canceled the prediction');
+      throw new AdapterError(TaskCode.ServiceUnavailable, 'the upstream canceled the prediction');
     if (final.status !== 'succeeded')
-      throw new AdapterError(5003, `unexpected prediction status ${String(final.status)}`);
+      throw new AdapterError(
+        TaskCode.ServiceUnavailable,
+        `unexpected prediction status ${String(final.status)}`,
+      );
     return { outputs: nonEmpty(outputsOf(final.output, ctx.route.kind)) };
   }
 
@@ -100,7 +104,8 @@ function outputsOf(output: unknown, kind: string | undefined): AdapterOutput[] {
         ? output
         : ((output as { transcription?: unknown; text?: unknown } | null)?.transcription ??
           (output as { text?: unknown } | null)?.text);
-    if (typeof text !== 'string') throw new AdapterError(5003, 'upstream answered no transcript');
+    if (typeof text !== 'string')
+      throw new AdapterError(TaskCode.ServiceUnavailable, 'upstream answered no transcript');
     return [{ kind: 'text', text }];
   }
   const urls = Array.isArray(output)

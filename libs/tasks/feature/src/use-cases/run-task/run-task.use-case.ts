@@ -92,7 +92,7 @@ export class RunTaskUseCase {
       if (!model || !routes.length) {
         outcome = {
           code: TaskCode.ServiceUnavailable,
-          error: taskErrorMessage(5003, 'model is not available'),
+          error: taskErrorMessage(TaskCode.ServiceUnavailable, 'model is not available'),
         };
       } else {
         const { channel: _channel, ...params } = task.input;

@@ -2,10 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
-import { validate, ValidationError } from 'class-validator';
+import { validate } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
-import type { SubmitAckDto } from '@genhub/contracts/server';
+import { type SubmitAckDto, validationFindings } from '@genhub/contracts/server';
 import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
 import { currencySymbol, formatAmount } from '@genhub/money';
 import { checkOutboundUrl } from '@genhub/outbound';
@@ -41,31 +41,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 export const RESERVATIONS_PER_ACCOUNT = 2;
 const MAX_WEBHOOK_URL = 2048;
 const MAX_IDEMPOTENCY_KEY = 255;
-
-/** The class-validator errors as `field: reason` lines (nested fields dotted). */
-function describeErrors(
-  errors: ValidationError[],
-  parent = '',
-): { fields: string[]; text: string[] } {
-  const fields: string[] = [];
-  const text: string[] = [];
-  for (const e of errors) {
-    const path = parent ? `${parent}.${e.property}` : e.property;
-    if (e.constraints) {
-      fields.push(path);
-      const reasons = Object.entries(e.constraints).map(([kind, msg]) =>
-        kind === 'whitelistValidation' ? `${path} is not a known parameter` : msg,
-      );
-      text.push(...reasons);
-    }
-    if (e.children?.length) {
-      const nested = describeErrors(e.children, path);
-      fields.push(...nested.fields);
-      text.push(...nested.text);
-    }
-  }
-  return { fields, text };
-}
 
 /**
  * POST /v1/{provider}/{model}/{run_type}. Checks in the documented order
@@ -233,9 +208,14 @@ export class SubmitTaskUseCase {
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
     });
-    const described = describeErrors(errors);
-    bad.fields.push(...described.fields);
-    bad.text.push(...described.text);
+    for (const finding of validationFindings(errors)) {
+      if (!bad.fields.includes(finding.field)) bad.fields.push(finding.field);
+      bad.text.push(
+        finding.constraint === 'whitelistValidation'
+          ? `${finding.field} is not a known parameter`
+          : finding.message,
+      );
+    }
     if (bad.fields.length)
       throw new AppException('invalid_request', {
         message: `Invalid parameters: ${bad.text.join('; ')}`,
