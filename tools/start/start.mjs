@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build, log, resolveEnvironment } from './lib/environment.mjs';
 import { APPS, dataDir, entry } from './lib/paths.mjs';
+import { firstBusyPort, PORT_VARIABLES, resolvePorts } from './lib/ports.mjs';
+import { probeHost, waitUntilReady } from './lib/readiness.mjs';
 
 const only = process.argv[2];
 if (only && !APPS.includes(only)) {
@@ -14,6 +16,25 @@ if (only && !APPS.includes(only)) {
   process.exit(2);
 }
 const apps = only ? [only] : APPS;
+
+// Each app its own port (PORT is the gateway's), all checked before anything starts.
+const host = process.env.HOST ?? '0.0.0.0';
+let ports;
+try {
+  const all = resolvePorts(process.env);
+  ports = Object.fromEntries(apps.map((app) => [app, all[app]]));
+} catch (error) {
+  log(error.message);
+  process.exit(1);
+}
+const busy = await firstBusyPort(host, ports);
+if (busy) {
+  log(
+    `port ${busy.port} (${busy.app}) is already in use: set ${PORT_VARIABLES[busy.app]} to a free port` +
+      ` (PORT is the gateway's; ${Object.values(PORT_VARIABLES).slice(1).join(', ')} default to the next three)`,
+  );
+  process.exit(1);
+}
 
 try {
   build(only ? [only, 'gateway'] : APPS);
@@ -53,17 +74,21 @@ if (!only && !fs.existsSync(demoFile) && fs.existsSync(entry('gateway', 'cli/adm
 
 const children = new Map();
 let stopping = false;
+let started = false;
 for (const app of apps) {
   const child = spawn(process.execPath, ['--enable-source-maps', entry(app)], {
-    env,
+    env: { ...env, PORT: String(ports[app]) },
     stdio: 'inherit',
   });
   children.set(app, child);
   child.on('exit', (code, signal) => {
     children.delete(app);
     if (!stopping) {
-      log(`${app} exited (${signal ?? code}); stopping the others`);
-      shutdown(code ?? 1);
+      // An exit during start-up is a failed start, whatever its code.
+      log(
+        `${app} exited (${signal ?? code})${started ? '' : ' during start-up'}; stopping the others`,
+      );
+      shutdown(started ? (code ?? 1) : code || 1);
     } else if (children.size === 0) void stop().then(() => process.exit(exitCode));
   });
 }
@@ -79,12 +104,20 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-const port = env.PORT ?? '3000';
-const base = `http://127.0.0.1:${port}`;
-setTimeout(() => {
-  if (stopping) return;
-  const lines = [`gateway: ${base}`, `admin token: ${env.ADMIN_TOKEN}`];
-  if (fs.existsSync(demoFile)) {
+try {
+  await waitUntilReady(host, ports, { stopped: () => stopping });
+} catch (error) {
+  if (!stopping) {
+    log(error.message);
+    shutdown(1);
+  }
+}
+if (!stopping) {
+  started = true;
+  const lines = apps.map((app) => `${app}: http://${probeHost(host)}:${ports[app]}`);
+  lines.push(`admin token: ${env.ADMIN_TOKEN}`);
+  const base = `http://${probeHost(host)}:${ports.gateway}`;
+  if (ports.gateway && fs.existsSync(demoFile)) {
     try {
       const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8'));
       lines.push(
@@ -96,4 +129,4 @@ setTimeout(() => {
     }
   }
   log(`ready\n  ${lines.join('\n  ')}`);
-}, 2500).unref();
+}

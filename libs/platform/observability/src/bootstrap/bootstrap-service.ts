@@ -23,9 +23,29 @@ export interface BootstrapOptions {
 /**
  * Starts one service: validated configuration, Fastify, JSON logs, HTTP
  * metrics, and graceful shutdown (SIGTERM stops intake, lets in-flight work
- * finish for SHUTDOWN_GRACE_MS, then exits).
+ * finish for SHUTDOWN_GRACE_MS, then exits). A service that cannot finish
+ * starting — bad configuration, a dependency that throws, a port in use —
+ * exits 1 with one line on stderr; once up, an unhandled rejection or
+ * exception ends it too (decision 0101).
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<INestApplication> {
+  try {
+    return await start(options);
+  } catch (error) {
+    process.stderr.write(`${options.service}: failed to start: ${describe(error)}\n`);
+    process.exit(1);
+  }
+}
+
+/** One line: the error's own message (and its code, e.g. EADDRINUSE, when it has one). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.split('\n')[0];
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+async function start(options: BootstrapOptions): Promise<INestApplication> {
   let rootModule: DynamicModule;
   let fastifyOptions: FastifyServerOptions = {};
   try {
@@ -71,9 +91,14 @@ export async function bootstrapService(options: BootstrapOptions): Promise<INest
       }, grace).unref();
     });
   }
-  process.on('unhandledRejection', (reason) =>
-    logger.error({ err: reason }, 'unhandled rejection'),
-  );
+  // After an error nobody handled, the process's state is unknown: log it and
+  // exit, as Node would, for the supervisor to restart a clean one (0101).
+  const crash = (kind: string) => (reason: unknown) => {
+    logger.fatal({ err: reason }, `${kind}: exiting`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', crash('unhandled rejection'));
+  process.on('uncaughtException', crash('uncaught exception'));
 
   const { PORT } = app.get(HttpConfig);
   await app.listen(PORT, app.get(ListenConfig).HOST);
