@@ -224,6 +224,94 @@ describe('chat endpoints with the official openai client (in-process gateway, Po
     expect(ledger.balance).toBe(1_000_000 - 2 * localCost(u.prompt_tokens, u.completion_tokens));
   });
 
+  it('accepts text content parts as the client sends them, answering and billing as the joined string', async () => {
+    const { id, client } = await account(1);
+    const parts = await client.chat.completions.create({
+      model: 'local/chat',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is' },
+            { type: 'text', text: 'the capital of France?' },
+          ],
+        },
+      ],
+    });
+    const plain = await client.chat.completions.create({
+      model: 'local/chat',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'What is\nthe capital of France?' },
+      ],
+    });
+    expect(parts.choices[0].message.content).toBe(plain.choices[0].message.content);
+    expect(parts.usage).toEqual(plain.usage);
+    const stream = await client.chat.completions.create({
+      model: 'local/chat',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Tell me about streams' }] }],
+      stream: true,
+    });
+    let streamed = '';
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta?.content ?? '';
+    expect(streamed).toContain('Tell me about streams');
+    const u = plain.usage!;
+    const ledger = await ledgerOf(id);
+    expect(ledger.reserved).toBe(0);
+    expect(ledger.usage).toHaveLength(3);
+    expect(ledger.usage[0].amount_units).toBe(-localCost(u.prompt_tokens, u.completion_tokens));
+  });
+
+  it('refuses other content part types and malformed parts with a 400 naming them, charging nothing', async () => {
+    const { id, client } = await account(1);
+    const image = await apiError(
+      client.chat.completions.create({
+        model: 'local/chat',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is in this image?' },
+              { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(image.status).toBe(400);
+    expect(image.error).toEqual({
+      message:
+        'Invalid request: content[1].type "image_url" is not supported by this model; only "text" parts are accepted',
+      type: 'invalid_request_error',
+      param: 'messages.0.content',
+    });
+    for (const [content, message] of [
+      [[], 'content must not be an empty array'],
+      [[{ type: 'text' }], 'content[0].text must be a string'],
+      [['hi'], 'content[0] must be an object {"type":"text","text":…}'],
+      [42, 'content must be a string or an array of text parts'],
+    ] as const) {
+      const refused = await call(`${gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${client.apiKey}` },
+        body: { model: 'local/chat', messages: [{ role: 'user', content }] },
+      });
+      expect({ content, status: refused.status, body: refused.body }).toEqual({
+        content,
+        status: 400,
+        body: {
+          error: {
+            message: `Invalid request: ${message}`,
+            type: 'invalid_request_error',
+            param: 'messages.0.content',
+          },
+        },
+      });
+    }
+    expect(await ledgerOf(id)).toMatchObject({ reserved: 0, usage: [] });
+  });
+
   it('honours max_tokens and stop', async () => {
     const { client } = await account(1);
     const messages = [{ role: 'user' as const, content: 'one two three four five' }];

@@ -740,7 +740,8 @@ export interface components {
         ChatMessage: {
             /** @enum {string} */
             role: "system" | "developer" | "user" | "assistant";
-            content: string;
+            /** @description A string, or text parts (`{"type":"text","text":…}`), which are joined with newlines. Other part types (`image_url`, `input_audio`, `file`) are refused with a 400 naming them. */
+            content: string | components["schemas"]["ChatTextPart"][];
             /** @description Participant name. */
             name?: string;
         };
@@ -760,6 +761,11 @@ export interface components {
         ChatStreamOptions: {
             /** @description Send one last chunk with `usage` (and empty `choices`) before `data: [DONE]`. */
             include_usage?: boolean;
+        };
+        ChatTextPart: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
         };
         DeleteTaskAnswer: {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */

@@ -14,19 +14,40 @@ import {
   Max,
   MaxLength,
   Min,
+  Validate,
   ValidateNested,
 } from 'class-validator';
+import { ChatContentConstraint, joinTextParts, MAX_CHAT_CONTENT } from './chat-content.validator';
 
-/** One chat message (OpenAI-compatible subset: text content only). */
+/** One text part of a message's content. */
+@ApiSchema({ name: 'ChatTextPart' })
+export class ChatTextPartDto {
+  @ApiProperty({ enum: ['text'] })
+  type!: 'text';
+
+  @ApiProperty()
+  text!: string;
+}
+
+/** One chat message (OpenAI-compatible subset: text content, as a string or text parts). */
 @ApiSchema({ name: 'ChatMessage' })
 export class ChatMessageDto {
   @ApiProperty({ enum: ['system', 'developer', 'user', 'assistant'] })
   @IsIn(['system', 'developer', 'user', 'assistant'])
   role!: 'system' | 'developer' | 'user' | 'assistant';
 
-  @ApiProperty({ maxLength: 100000 })
-  @IsString()
-  @MaxLength(100000)
+  @ApiProperty({
+    oneOf: [
+      { type: 'string', maxLength: MAX_CHAT_CONTENT },
+      { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/ChatTextPart' } },
+    ],
+    description:
+      'A string, or text parts (`{"type":"text","text":…}`), which are joined with newlines. ' +
+      'Other part types (`image_url`, `input_audio`, `file`) are refused with a 400 naming them.',
+  })
+  // Text parts become one string before validation; what is left explains itself.
+  @Transform(({ value }: { value: unknown }) => joinTextParts(value))
+  @Validate(ChatContentConstraint)
   content!: string;
 
   @ApiPropertyOptional({ maxLength: 64, description: 'Participant name.' })
