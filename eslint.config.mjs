@@ -163,7 +163,6 @@ export default [
       '**/*.spec.ts',
       '**/*.int-spec.ts',
       'libs/testing/**/*.ts',
-      'tools/**/*.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -11,3 +11,4 @@ export * from './tcp-proxy';
 export * from './built-app';
 export * from './wait-for.util';
 export * from './task-rows.util';
+export * from './sole-processor.util';

@@ -9,8 +9,7 @@ import {
   recordJobTimings,
   withLogContext,
 } from '@genhub/observability';
-import { JobName, QueueName } from '@genhub/queue';
-import { parseSettleTaskJob } from './settle-task-job.util';
+import { JobName, parseJob, QueueName } from '@genhub/queue';
 
 /**
  * Consumes the tasks' terminal events: capture (completed, or deleted after
@@ -23,6 +22,8 @@ export class SettleTaskProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy
 {
+  /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
+  static readonly JOBS = [JobName.SettleTask] as const;
   private readonly logger = new Logger(SettleTaskProcessor.name);
   private readonly settled;
 
@@ -48,8 +49,7 @@ export class SettleTaskProcessor
   }
 
   private async settleJob(job: Job): Promise<string> {
-    if (job.name !== JobName.SettleTask) throw new Error(`billing: unexpected job ${job.name}`);
-    const data = parseSettleTaskJob(job.data);
+    const { data } = parseJob(job, SettleTaskProcessor.JOBS);
     const result = await this.settle.execute(data);
     this.settled.inc({ outcome: result });
     this.logger.debug(

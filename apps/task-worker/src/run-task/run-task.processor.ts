@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Job, UnrecoverableError } from 'bullmq';
+import { Job } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
 import {
   jobLogContext,
@@ -9,10 +9,8 @@ import {
   recordJobTimings,
   withLogContext,
 } from '@genhub/observability';
-import { JobName, QueueName, RunTaskJob } from '@genhub/queue';
+import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
 import { RunTaskUseCase } from '@genhub/tasks-feature';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Consumes `run-task` jobs. Concurrency (TASK_CONCURRENCY) and the lock
@@ -26,6 +24,8 @@ export class RunTaskProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy
 {
+  /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
+  static readonly JOBS = [JobName.RunTask] as const;
   private readonly logger = new Logger(RunTaskProcessor.name);
   private readonly outcomes;
 
@@ -67,11 +67,7 @@ export class RunTaskProcessor
   }
 
   private async run(job: Job<RunTaskJob>): Promise<string> {
-    if (job.name !== JobName.RunTask)
-      throw new UnrecoverableError(`unexpected job ${job.name} on the tasks queue`);
-    const data = job.data;
-    if (data?.v !== 1 || typeof data.taskId !== 'string' || !UUID.test(data.taskId))
-      throw new UnrecoverableError('malformed run-task payload');
+    const { data } = parseJob(job, RunTaskProcessor.JOBS);
     const {
       outcome,
       model = '',

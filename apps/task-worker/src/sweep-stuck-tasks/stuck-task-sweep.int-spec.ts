@@ -181,7 +181,9 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
     expect(await ledger.balanceOf(healthy.accountId)).toMatchObject({ reservedUnits: PRICE });
 
     // Nothing can finish a swept task afterwards: a queued job skips it, the hung run is superseded.
-    expect(await moduleRef.get(RunTaskUseCase).execute({ taskId: lost.id })).toBe('skipped');
+    expect((await moduleRef.get(RunTaskUseCase).execute({ taskId: lost.id })).outcome).toBe(
+      'skipped',
+    );
     const late = await moduleRef.get(TaskFinisher).finish(claimed, {
       completed: {
         outputs: ['x'],

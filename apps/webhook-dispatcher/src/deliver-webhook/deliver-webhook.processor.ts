@@ -1,6 +1,6 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
 import {
   jobLogContext,
@@ -9,12 +9,8 @@ import {
   recordJobTimings,
   withLogContext,
 } from '@genhub/observability';
-import { JobName, QueueName } from '@genhub/queue';
-import {
-  DeliverWebhookResult,
-  DeliverWebhookUseCase,
-  parseDeliverWebhookJob,
-} from '@genhub/webhooks-feature';
+import { JobName, parseJob, QueueName } from '@genhub/queue';
+import { DeliverWebhookResult, DeliverWebhookUseCase } from '@genhub/webhooks-feature';
 
 /**
  * One job = one delivery attempt. Parses the payload, calls the use-case and
@@ -26,6 +22,8 @@ export class DeliverWebhookProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy
 {
+  /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
+  static readonly JOBS = [JobName.DeliverWebhook] as const;
   private readonly logger = new Logger(DeliverWebhookProcessor.name);
   private readonly attempts;
   private readonly latency;
@@ -61,11 +59,7 @@ export class DeliverWebhookProcessor
   }
 
   private async attempt(job: Job, token?: string): Promise<DeliverWebhookResult> {
-    if (job.name !== JobName.DeliverWebhook) {
-      throw new UnrecoverableError(`unknown job ${job.name} on the ${QueueName.Webhooks} queue`);
-    }
-    const data = parseDeliverWebhookJob(job.data);
-    if (!data) throw new UnrecoverableError('malformed deliver-webhook payload');
+    const { data } = parseJob(job, DeliverWebhookProcessor.JOBS);
 
     const result = await this.deliver.execute({ job: data, enqueuedAt: job.timestamp });
     if (result.kind === 'deferred') {

@@ -4,4 +4,3 @@ export * from './keys/api-key.util';
 export * from './migrations';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';
-export { isUuid } from './repositories/uuid.util';

@@ -33,8 +33,12 @@ export interface SettleTaskJob {
   outcome: 'capture' | 'release';
 }
 /**
- * The webhook body is snapshotted when the task turns terminal (it is the same
- * on every attempt), so the dispatcher needs nothing from the tasks domain.
+ * One delivery attempt. The webhook body is snapshotted when the task turns
+ * terminal (it is the same on every attempt), so the dispatcher needs nothing
+ * from the tasks domain. The task flow enqueues the first attempt (job id
+ * `webhook-<taskId>`); the dispatcher enqueues each retry itself, with the
+ * attempt number and the body serialized on the first attempt, so every
+ * attempt sends identical bytes.
  */
 export interface DeliverWebhookJob {
   v: 1;
@@ -43,6 +47,12 @@ export interface DeliverWebhookJob {
   accountId: string;
   url: string;
   payload: WebhookPayload;
+  /** 1-based; absent on the first job. */
+  attempt?: number;
+  /** The JSON body as sent on attempt 1. */
+  body?: string;
+  /** The first attempt of this round: absent (1) unless `webhooks:replay` reopened the delivery. */
+  firstAttempt?: number;
 }
 
 /** interface.md, "Events": exactly these keys, for success and failure alike. */
@@ -61,8 +71,6 @@ export type JobItem =
   | { name: typeof JobName.RunTask; data: RunTaskJob }
   | { name: typeof JobName.SettleTask; data: SettleTaskJob }
   | { name: typeof JobName.DeliverWebhook; data: DeliverWebhookJob };
-
-export type JobData<N extends JobName> = Extract<JobItem, { name: N }>['data'];
 
 /** Which queue each job goes to: one job name, one queue, one processor. */
 export const JOB_QUEUE = {
@@ -88,12 +96,40 @@ export const JOB_OPTIONS = {
   'deliver-webhook': { attempts: 8, backoff: { type: 'exponential', delay: 1000 }, ...keep },
 } as const satisfies Record<JobName, JobsOptions>;
 
+/** Which app consumes each queue: one queue, one processor, one app. */
+export const QUEUE_CONSUMER = {
+  tasks: 'task-worker',
+  billing: 'billing',
+  webhooks: 'webhook-dispatcher',
+} as const satisfies Record<QueueName, string>;
+
+/** The job names routed to a queue (what its one processor must handle). */
+export function jobsOf(queue: QueueName): JobName[] {
+  return (Object.keys(JOB_QUEUE) as JobName[]).filter((name) => JOB_QUEUE[name] === queue);
+}
+
 /** BullMQ custom ids may not contain ':'. */
 export function jobIdFor(name: JobName, taskId: string): string {
   const prefix = { 'run-task': 'task', 'settle-task': 'settle', 'deliver-webhook': 'webhook' }[
     name
   ];
   return `${prefix}-${taskId}`;
+}
+
+/**
+ * The first job of a replayed webhook round (attempt n = attempts so far + 1).
+ * Its own id, so an old job still kept by BullMQ under `webhook-<task>` does
+ * not turn the replay into a no-op; later attempts of the round use
+ * attemptJobId, whose numbers were never used for this task.
+ */
+export function replayJobId(taskId: string, firstAttempt: number): string {
+  return `${jobIdFor(JobName.DeliverWebhook, taskId)}-replay-${firstAttempt}`;
+}
+
+/** Deterministic id of webhook attempt n: a re-run job re-enqueues the same retry, never a second one. */
+export function attemptJobId(taskId: string, attempt: number): string {
+  const base = jobIdFor(JobName.DeliverWebhook, taskId);
+  return attempt <= 1 ? base : `${base}-${attempt}`;
 }
 
 /** Redis pub/sub channels (prefixed with QUEUE_PREFIX at runtime). */

@@ -1,4 +1,3 @@
-export * from './dispatch/deliver-webhook-attempt.job';
 export * from './dispatch/host-limiter';
 export * from './dispatch/retry-policy';
 export * from './dispatch/webhook-http.client';

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedisConfig } from '@genhub/config';
@@ -32,11 +33,9 @@ function textFlag(args: ParsedArgs, name: string): string | undefined {
   return value;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidFlag(args: ParsedArgs, name: string): string | undefined {
   const value = textFlag(args, name);
-  if (value !== undefined && !UUID.test(value)) throw usageError(`--${name} must be a UUID`);
+  if (value !== undefined && !isUUID(value)) throw usageError(`--${name} must be a UUID`);
   return value;
 }
 

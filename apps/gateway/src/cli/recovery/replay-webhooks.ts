@@ -1,9 +1,15 @@
 import type { DataSource } from 'typeorm';
-import { JobName, QueueName, jobIdFor } from '@genhub/queue';
+import {
+  attemptJobId,
+  DeliverWebhookJob,
+  JobName,
+  jobIdFor,
+  QueueName,
+  replayJobId,
+} from '@genhub/queue';
 import { OutboxRepository, taskFromRow } from '@genhub/tasks-data-access';
 import { toWebhookPayload } from '@genhub/tasks-feature';
 import { DeliveryStatus, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
-import { attemptJobId, DeliverWebhookAttemptJob, replayJobId } from '@genhub/webhooks-feature';
 import { batches } from './requeue-open-tasks';
 import { RecoveryQueues } from './recovery-queues';
 
@@ -97,7 +103,7 @@ export async function replayWebhooks(
         );
         if (attempts === undefined) return false;
         const firstAttempt = attempts + 1;
-        const job: DeliverWebhookAttemptJob = {
+        const job: DeliverWebhookJob = {
           v: 1,
           taskId: task.id,
           accountId: task.accountId,

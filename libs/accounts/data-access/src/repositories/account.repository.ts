@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
 import { AccountEntity, AccountLevel, AccountStatus } from '../entities';
 import { generateWebhookSecret } from '../keys/api-key.util';
-import { isUuid } from './uuid.util';
+import { isUUID } from 'class-validator';
 
 interface AccountRow {
   id: string;
@@ -50,7 +50,7 @@ export class AccountRepository {
     id: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<AccountEntity | undefined> {
-    if (!isUuid(id)) return undefined;
+    if (!isUUID(id)) return undefined;
     const rows: AccountRow[] = await manager.query(
       `SELECT * FROM accounts.accounts WHERE id = $1`,
       [id],
@@ -60,7 +60,7 @@ export class AccountRepository {
 
   /** Suspends or reactivates; undefined when the account does not exist. */
   async setStatus(id: string, status: AccountStatus): Promise<AccountEntity | undefined> {
-    if (!isUuid(id)) return undefined;
+    if (!isUUID(id)) return undefined;
     const [rows]: [AccountRow[], number] = await this.dataSource.query(
       `UPDATE accounts.accounts SET status = $2,
               updated_at = CASE WHEN status = $2 THEN updated_at ELSE now() END
@@ -75,7 +75,7 @@ export class AccountRepository {
    * overlap, the old secret stops signing). Undefined when the account does not exist.
    */
   async rotateWebhookSecret(id: string): Promise<AccountEntity | undefined> {
-    if (!isUuid(id)) return undefined;
+    if (!isUUID(id)) return undefined;
     const [rows]: [AccountRow[], number] = await this.dataSource.query(
       `UPDATE accounts.accounts SET webhook_secret = $2, updated_at = now()
         WHERE id = $1 RETURNING *`,
@@ -86,7 +86,7 @@ export class AccountRepository {
 
   /** The Standard Webhooks signing key of an account (used by the webhook dispatcher). */
   async findWebhookSecret(accountId: string): Promise<string | undefined> {
-    if (!isUuid(accountId)) return undefined;
+    if (!isUUID(accountId)) return undefined;
     const rows: { webhook_secret: string }[] = await this.dataSource.query(
       `SELECT webhook_secret FROM accounts.accounts WHERE id = $1`,
       [accountId],

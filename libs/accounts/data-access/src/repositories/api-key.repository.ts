@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
 import { AccountLevel, AccountStatus, ApiKeyEntity } from '../entities';
-import { isUuid } from './uuid.util';
+import { isUUID } from 'class-validator';
 
 interface ApiKeyRow {
   id: string;
@@ -89,7 +89,7 @@ export class ApiKeyRepository {
 
   /** One of the account's keys; a key of another account is as unknown as a missing one. */
   async findOwnedKey(accountId: string, keyId: string): Promise<ApiKeyEntity | undefined> {
-    if (!isUuid(accountId) || !isUuid(keyId)) return undefined;
+    if (!isUUID(accountId) || !isUUID(keyId)) return undefined;
     const rows: ApiKeyRow[] = await this.dataSource.query(
       `SELECT * FROM accounts.api_keys WHERE account_id = $1 AND id = $2`,
       [accountId, keyId],
@@ -98,7 +98,7 @@ export class ApiKeyRepository {
   }
 
   async listKeysOfAccount(accountId: string): Promise<ApiKeyEntity[]> {
-    if (!isUuid(accountId)) return [];
+    if (!isUUID(accountId)) return [];
     const rows: ApiKeyRow[] = await this.dataSource.query(
       `SELECT * FROM accounts.api_keys WHERE account_id = $1 ORDER BY created_at`,
       [accountId],
@@ -111,7 +111,7 @@ export class ApiKeyRepository {
    * key, or undefined when no such key exists.
    */
   async revokeKey(keyId: string): Promise<ApiKeyEntity | undefined> {
-    if (!isUuid(keyId)) return undefined;
+    if (!isUUID(keyId)) return undefined;
     // An UPDATE answers [rows, affected count].
     const [rows]: [ApiKeyRow[], number] = await this.dataSource.query(
       `UPDATE accounts.api_keys SET revoked_at = coalesce(revoked_at, now())

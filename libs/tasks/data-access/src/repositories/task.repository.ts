@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { isUUID } from 'class-validator';
 import { preparedQuery } from '@genhub/database';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
 import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle';
@@ -116,11 +117,9 @@ export type TaskResultFields = Pick<
   'id' | 'accountId' | 'model' | 'status' | 'code' | 'error' | 'outputs' | 'timings' | 'createdAt'
 >;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A task id as a client may send it: anything that is not a UUID simply does not exist. */
 export function isTaskId(value: string): boolean {
-  return UUID.test(value);
+  return isUUID(value);
 }
 
 /**

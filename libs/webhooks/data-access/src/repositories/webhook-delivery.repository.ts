@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { isUUID } from 'class-validator';
 import { preparedQuery } from '@genhub/database';
 import { DeliveryStatus } from '../entities';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface DeliveryState {
   taskId: string;
@@ -91,7 +90,7 @@ export class WebhookDeliveryRepository {
     input: { taskId: string; accountId: string; url: string },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DeliveryState | undefined> {
-    if (!UUID.test(input.taskId) || !UUID.test(input.accountId)) return undefined;
+    if (!isUUID(input.taskId) || !isUUID(input.accountId)) return undefined;
     const rows = await preparedQuery<DeliveryRow[]>(
       manager,
       `WITH ${relaxedCommit(manager)},
@@ -114,7 +113,7 @@ export class WebhookDeliveryRepository {
     taskId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DeliveryState | undefined> {
-    if (!UUID.test(taskId) || !UUID.test(accountId)) return undefined;
+    if (!isUUID(taskId) || !isUUID(accountId)) return undefined;
     const rows: DeliveryRow[] = await manager.query(
       `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE task_id = $1 AND account_id = $2`,
       [taskId, accountId],

@@ -17,7 +17,3 @@ export function afterFailedAttempt(
   return { retry: true, nextAttempt: attempt + 1, delayMs: delaysMs[inRound] };
 }
 
-/** The first attempt's delay (normally 0: immediate). */
-export function firstAttemptDelay(delaysMs: readonly number[]): number {
-  return delaysMs[0] ?? 0;
-}

@@ -3,9 +3,8 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
-import { JOB_OPTIONS, JobName, QueueName } from '@genhub/queue';
+import { attemptJobId, DeliverWebhookJob, JOB_OPTIONS, JobName, QueueName } from '@genhub/queue';
 import { AttemptOutcome, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
-import { attemptJobId, DeliverWebhookAttemptJob } from '../../dispatch/deliver-webhook-attempt.job';
 import { HostLimiter } from '../../dispatch/host-limiter';
 import { afterFailedAttempt } from '../../dispatch/retry-policy';
 import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
@@ -13,7 +12,7 @@ import { signedHeaders } from '../../dispatch/webhook-signing';
 import { WebhookSecretSource } from '../../ports/webhook-secret.source';
 
 export interface DeliverWebhookInput {
-  job: DeliverWebhookAttemptJob;
+  job: DeliverWebhookJob;
   /** When the job was enqueued (ms since epoch): the first attempt waits for the first delay from it. */
   enqueuedAt: number;
 }
@@ -132,12 +131,12 @@ export class DeliverWebhookUseCase {
   }
 
   private async enqueue(
-    job: DeliverWebhookAttemptJob,
+    job: DeliverWebhookJob,
     body: string,
     attempt: number,
     delayMs: number,
   ): Promise<void> {
-    const data: DeliverWebhookAttemptJob = { ...job, attempt, body };
+    const data: DeliverWebhookJob = { ...job, attempt, body };
     await this.queue.add(JobName.DeliverWebhook, data, {
       ...JOB_OPTIONS[JobName.DeliverWebhook],
       jobId: attemptJobId(job.taskId, attempt),
