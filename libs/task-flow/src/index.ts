@@ -2,3 +2,7 @@ export * from './ledger/ledger-ports.providers';
 export * from './settlement/settlement-rules';
 export * from './task-flow.module';
 export * from './use-cases/delete-task/delete-task.use-case';
+export * from './recovery/recovery-queues';
+export * from './recovery/recovery.repository';
+export * from './recovery/replay-webhooks.use-case';
+export * from './recovery/requeue-open-tasks.use-case';

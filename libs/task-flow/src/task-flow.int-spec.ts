@@ -22,6 +22,9 @@ import { TaskRepository } from '@genhub/tasks-data-access';
 import { GetResultUseCase, RunTaskUseCase, SubmitTaskUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
+import { RecoveryQueues } from './recovery/recovery-queues';
+import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
+import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
 import { TaskFlowModule } from './task-flow.module';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
 
@@ -44,6 +47,8 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
   let tasks: TaskRepository;
   let ds: DataSource;
   let billingQueue: Queue;
+  let webhooksQueue: Queue;
+  let recoveryQueues: RecoveryQueues;
 
   beforeAll(async () => {
     moduleRef = await Test.createTestingModule({
@@ -80,8 +85,13 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     tasks = moduleRef.get(TaskRepository);
     ds = moduleRef.get(DataSource);
     billingQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Billing));
+    webhooksQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Webhooks));
+    recoveryQueues = new RecoveryQueues(moduleRef.get(RedisConfig));
   });
-  afterAll(() => moduleRef.close());
+  afterAll(async () => {
+    await recoveryQueues.close();
+    await moduleRef.close();
+  });
 
   /** A fresh account with 10 tasks' worth of balance. */
   async function account(): Promise<string> {
@@ -90,13 +100,14 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     return accountId;
   }
 
-  const submitTo = (accountId: string, body: Record<string, unknown> = {}) =>
+  const submitTo = (accountId: string, body: Record<string, unknown> = {}, webhook?: string) =>
     submit.execute({
       accountId,
       provider: 'local',
       model: 'simulator',
       runType: 'test',
       body: { prompt: 'x', ...body },
+      webhook,
     });
 
   /** The billing app's part of a deletion: its SettleTask job, as the billing processor runs it. */
@@ -200,6 +211,53 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     await expect(result.execute({ accountId, taskId: done.id })).rejects.toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('recovered: a deletion whose settle job Redis lost is settled by tasks:requeue as the rules say', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await del.execute({ accountId, taskId: ack.id });
+    const lost = await until(() => billingQueue.getJob(`settle-${ack.id}`));
+    await lost.remove(); // Redis lost it
+    expect(await money(accountId, ack.id)).toMatchObject({ reservation: 'open' });
+    const report = await new RequeueOpenTasksUseCase(ds, recoveryQueues).execute({
+      dryRun: false,
+    });
+    expect(report.unsettled_tasks.requeued).toBeGreaterThanOrEqual(1);
+    const requeued = await until(() => billingQueue.getJob(`settle-${ack.id}`));
+    expect(requeued.data).toMatchObject({ taskId: ack.id, outcome: 'release' });
+    await settle.execute(requeued.data);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+  });
+
+  it('replayed: a fresh webhook round for a lost delivery settles nothing again', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, {}, 'https://example.com/hook');
+    await run.execute({ taskId: ack.id });
+    const lost = await until(() => webhooksQueue.getJob(`webhook-${ack.id}`));
+    await lost.remove(); // Redis lost the delivery job
+    // Its handed-over outbox row is gone too (deleted within HANDOVER_DELETE_MS).
+    await until(async () => {
+      const rows: unknown[] = await ds.query(
+        `SELECT 1 FROM tasks.outbox WHERE payload->>'taskId' = $1`,
+        [ack.id],
+      );
+      return rows.length === 0;
+    });
+    const before = await money(accountId, ack.id);
+    expect(before).toEqual({ reservation: 'captured', charged: PRICE, reserved: 0 });
+    const report = await new ReplayWebhooksUseCase(ds, recoveryQueues).execute({
+      taskId: ack.id,
+      minAgeMs: 0,
+      dryRun: false,
+    });
+    expect(report).toMatchObject({ replayed: 1, task_ids: [ack.id] });
+    expect(await until(() => webhooksQueue.getJob(`webhook-${ack.id}-replay-1`))).toBeTruthy();
+    expect(await money(accountId, ack.id)).toEqual(before);
   });
 
   it('a foreign account cannot delete: 404, nothing settled', async () => {

@@ -4,9 +4,7 @@ import { DataSource } from 'typeorm';
 import { RedisConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { QueueName } from '@genhub/queue';
-import { RecoveryQueues } from '../recovery/recovery-queues';
-import { replayWebhooks } from '../recovery/replay-webhooks';
-import { requeueOpenTasks } from '../recovery/requeue-open-tasks';
+import { RecoveryQueues, ReplayWebhooksUseCase, RequeueOpenTasksUseCase } from '@genhub/task-flow';
 import { ParsedArgs, registerAdminCommand } from './admin-command';
 
 /** Operator tools that rebuild or steer the queues (docs/decisions/0066). */
@@ -57,7 +55,9 @@ registerAdminCommand({
   arity: 0,
   run: (app, args) =>
     withQueues(app, (dataSource, queues) =>
-      requeueOpenTasks(dataSource, queues, args.flags['dry-run'] === true),
+      new RequeueOpenTasksUseCase(dataSource, queues).execute({
+        dryRun: args.flags['dry-run'] === true,
+      }),
     ),
 });
 
@@ -81,7 +81,9 @@ registerAdminCommand({
       minAgeMs: Number(minAge) * 60_000,
       dryRun: args.flags['dry-run'] === true,
     };
-    return withQueues(app, (dataSource, queues) => replayWebhooks(dataSource, queues, filter));
+    return withQueues(app, (dataSource, queues) =>
+      new ReplayWebhooksUseCase(dataSource, queues).execute(filter),
+    );
   },
 });
 
