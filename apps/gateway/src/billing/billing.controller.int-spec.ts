@@ -17,6 +17,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
 import { GATEWAY_CONFIG } from '../app.module';
 import { BillingHttpModule } from './billing-http.module';
+import { httpStatus } from '../filters/error-bodies';
 
 /** The ledger behind the admin use-cases, as the gateway binds it (test copy). */
 @Injectable()
@@ -42,7 +43,7 @@ class TestBalances implements AccountBalances {
 class StatusFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse();
-    const status = error instanceof AppException ? error.status : 500;
+    const status = error instanceof AppException ? httpStatus(error) : 500;
     void reply.status(status).send({ code: status, error: (error as Error).message });
   }
 }

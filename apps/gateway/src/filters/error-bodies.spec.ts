@@ -1,5 +1,5 @@
 import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
-import { errorBody } from './error-bodies';
+import { errorBody, httpStatus } from './error-bodies';
 import { responseFamily } from './response-family';
 
 describe('errorBody', () => {
@@ -45,7 +45,7 @@ describe('errorBody', () => {
       AppErrorCode.AccountSuspended,
     ]) {
       const error = new AppException(code);
-      expect(errorBody('chat', error)).toEqual({ code: error.status, error: error.message });
+      expect(errorBody('chat', error)).toEqual({ code: httpStatus(error), error: error.message });
     }
     expect(
       errorBody('chat', new AppException(AppErrorCode.InvalidRequest, { fields: ['messages'] })),

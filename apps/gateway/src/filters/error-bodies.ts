@@ -60,11 +60,16 @@ const CHAT_ERROR_TYPE = {
   internal: 'server_error',
 } as const satisfies Record<AppErrorCode, string>;
 
+/** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
+export function httpStatus(error: AppException): number {
+  return APP_ERRORS[error.code].status;
+}
+
 function standardBody(error: AppException): V1ErrorDto {
   const entry = APP_ERRORS[error.code] as { innerCode?: number };
   if (V1_ERROR_FORM[error.code] === 'nested' && entry.innerCode !== undefined)
-    return { code: error.status, error: { code: entry.innerCode, error: error.message } };
-  return { code: error.status, error: error.message };
+    return { code: httpStatus(error), error: { code: entry.innerCode, error: error.message } };
+  return { code: httpStatus(error), error: error.message };
 }
 
 /** The one mapping from a catalogue error to the body of a response family. */
@@ -73,9 +78,9 @@ export function errorBody(family: ResponseFamily, error: AppException): ErrorBod
     case 'v1':
       return standardBody(error);
     case 'admin':
-      return { code: error.status, error: error.message };
+      return { code: httpStatus(error), error: error.message };
     case 'v3':
-      return { code: error.status, message: error.message, data: null };
+      return { code: httpStatus(error), message: error.message, data: null };
     case 'chat': {
       const type = CHAT_ERROR_TYPE[error.code];
       if (type === 'standard') return standardBody(error);

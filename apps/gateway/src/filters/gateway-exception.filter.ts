@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { errorBody } from './error-bodies';
+import { errorBody, httpStatus } from './error-bodies';
 import { responseFamily } from './response-family';
 import { toAppException } from './to-app-exception';
 
@@ -34,7 +34,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     void reply
-      .status(error.status)
+      .status(httpStatus(error))
       .header('content-type', 'application/json; charset=utf-8')
       .send(errorBody(responseFamily(request.url), error));
   }

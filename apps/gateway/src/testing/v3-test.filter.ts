@@ -2,13 +2,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppException } from '@genhub/errors';
+import { httpStatus } from '../filters/error-bodies';
 
 @Catch()
 export class V3TestFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (error instanceof AppException) {
-      reply.code(error.status).send({ code: error.status, message: error.message, data: null });
+      reply
+        .code(httpStatus(error))
+        .send({ code: httpStatus(error), message: error.message, data: null });
       return;
     }
     const status = (error as { statusCode?: number; status?: number }).statusCode ?? 500;

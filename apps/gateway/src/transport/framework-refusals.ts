@@ -2,7 +2,7 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { errorBody } from '../filters/error-bodies';
+import { errorBody, httpStatus } from '../filters/error-bodies';
 import { responseFamily } from '../filters/response-family';
 
 /**
@@ -31,7 +31,7 @@ export function answerFrameworkError(
           })
         : new AppException(AppErrorCode.InvalidRequest);
   void reply
-    .status(refusal.status)
+    .status(httpStatus(refusal))
     .header('x-request-id', request.id)
     .header('content-type', 'application/json; charset=utf-8')
     .send(errorBody(responseFamily(request.url), refusal));
@@ -61,7 +61,7 @@ export function answerClientError(error: ClientError, socket: Socket): void {
   if (socket.writable) {
     const body = JSON.stringify(errorBody(responseFamily(requestTarget(error.rawPacket)), refusal));
     socket.end(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+      `HTTP/1.1 ${httpStatus(refusal)} ${STATUS_CODES[httpStatus(refusal)]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

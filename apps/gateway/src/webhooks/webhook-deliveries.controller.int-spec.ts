@@ -11,6 +11,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 import { WebhooksHttpModule } from './webhooks-http.module';
+import { httpStatus } from '../filters/error-bodies';
 
 /** Stand-in for the gateway's exception filter (accounts domain): the catalogue's status and message. */
 @Catch(AppException)
@@ -19,8 +20,8 @@ class CatalogueStatusFilter implements ExceptionFilter {
     host
       .switchToHttp()
       .getResponse()
-      .status(error.status)
-      .send({ code: error.status, message: error.message });
+      .status(httpStatus(error))
+      .send({ code: httpStatus(error), message: error.message });
   }
 }
 

@@ -273,7 +273,7 @@ describe('billing use-cases (PostgreSQL)', () => {
     const accountId = await account(0);
     for (const input of [{ page: 0 }, { perPage: 101 }, { perPage: 1.5 }, { type: 'refund' }]) {
       await expect(billings.execute({ accountId, ...(input as object) })).rejects.toMatchObject({
-        status: 400,
+        code: 'invalid_request',
       });
     }
     await expect(usage.execute({ accountId, period: '2025-13' })).rejects.toBeInstanceOf(
@@ -422,7 +422,7 @@ describe('billing use-cases (PostgreSQL)', () => {
       );
       await expect(
         exporter.execute({ accountId, startDate: '2001-02-01', endDate: '2001-01-31' }),
-      ).rejects.toMatchObject({ status: 400 });
+      ).rejects.toMatchObject({ code: 'invalid_request' });
     });
   });
 

@@ -14,15 +14,12 @@ export interface AppExceptionDetails {
  * HTTP status: the transport's filter decides the body.
  */
 export class AppException extends Error {
-  readonly status: number;
-
   constructor(
     readonly code: AppErrorCode,
     readonly details: AppExceptionDetails = {},
   ) {
     super(details.message ?? APP_ERRORS[code].message);
     this.name = 'AppException';
-    this.status = APP_ERRORS[code].status;
   }
 
   static isAppException(error: unknown): error is AppException {

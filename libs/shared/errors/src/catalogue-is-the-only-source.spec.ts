@@ -53,9 +53,7 @@ describe('the error catalogue is the only source of task codes and messages', ()
     expect(findViolations(`throw new AdapterError(5003, 'down')`)).toEqual(['code literal 5003']);
     expect(findViolations(`new AdapterError(\n  1405,\n  'no')`)).toEqual(['code literal 1405']);
     expect(findViolations(`taskErrorMessage(5003, 'x')`)).toEqual(['code literal 5003']);
-    expect(findViolations(`code: task.code ?? (done ? 0 : 5000),`)).toEqual([
-      'code literal 5000',
-    ]);
+    expect(findViolations(`code: task.code ?? (done ? 0 : 5000),`)).toEqual(['code literal 5000']);
     expect(findViolations(`  return 1402;`)).toEqual(['code literal 1402']);
     expect(findViolations(`return missing ? 1400 : 1401;`)).toEqual(['code literal 1400']);
     expect(findViolations(`throw new Error('Timed out waiting for the provider')`)).toEqual([

@@ -17,7 +17,7 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { AppException, TASK_CODES } from '@genhub/errors';
+import { APP_ERRORS, AppException, TASK_CODES } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
 import { QueueModule, QueueName } from '@genhub/queue';
@@ -188,19 +188,23 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       const before = await taskCount();
       const all = { webhook: 'ftp://x', prefix: '../x' };
       let e = await refusal({ ...sim({ extra: 1 }, all), provider: 'nope', model: 'zzz' });
-      expect([e.code, e.status, e.message]).toEqual([
+      expect([e.code, APP_ERRORS[e.code].status, e.message]).toEqual([
         'unknown_provider',
         400,
         "Invalid provider 'nope'. Model slug must have the form {provider_id}/{model_id}/{run_type}",
       ]);
       e = await refusal({ ...sim({ extra: 1 }, all), model: 'zzz' });
-      expect([e.code, e.status, e.message]).toEqual(['not_found', 404, 'Not found']);
+      expect([e.code, APP_ERRORS[e.code].status, e.message]).toEqual([
+        'not_found',
+        404,
+        'Not found',
+      ]);
       e = await refusal(sim({ prompt: 'forbidden', duration_ms: -1, extra: 1 }, all));
       expect(e.code).toBe('invalid_request');
       expect(e.details.fields?.sort()).toEqual(['duration_ms', 'extra']);
       expect(e.message).toMatch(/duration_ms must not be less than 0/);
       e = await refusal(sim({ prompt: 'so FORBIDDEN!' }, all));
-      expect([e.code, e.status]).toEqual(['content_blocked', 403]);
+      expect([e.code, APP_ERRORS[e.code].status]).toEqual(['content_blocked', 403]);
       e = await refusal(sim({ prompt: 'forbiddenness is fine', channel: 'economy' }, all));
       expect([e.code, e.details.fields]).toEqual(['invalid_request', ['webhook']]);
       e = await refusal(sim({ prompt: 'ok' }, { prefix: '../x' }));
@@ -211,7 +215,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       } finally {
         reservationAnswer = { ok: true };
       }
-      expect([e.code, e.status, e.message]).toEqual([
+      expect([e.code, APP_ERRORS[e.code].status, e.message]).toEqual([
         'insufficient_balance',
         402,
         'Insufficient balance. Current: ¥0.001, required: ¥0.001. Please top up and try again.',

@@ -1,6 +1,6 @@
 import { ExecutionContext } from '@nestjs/common';
 import { AdminConfig } from '@genhub/config';
-import { AppException } from '@genhub/errors';
+import { APP_ERRORS, AppException } from '@genhub/errors';
 import { AdminGuard } from './admin.guard';
 
 const context = (authorization?: string) =>
@@ -13,7 +13,10 @@ function refusal(guard: AdminGuard, header?: string) {
     guard.canActivate(context(header));
   } catch (error) {
     expect(error).toBeInstanceOf(AppException);
-    return { status: (error as AppException).status, message: (error as AppException).message };
+    return {
+      status: APP_ERRORS[(error as AppException).code].status,
+      message: (error as AppException).message,
+    };
   }
   throw new Error('expected a refusal');
 }

@@ -5,7 +5,7 @@ import {
   KeyCredential,
 } from '@genhub/accounts-data-access';
 import { SecurityConfig } from '@genhub/config';
-import { AppException } from '@genhub/errors';
+import { APP_ERRORS, AppException } from '@genhub/errors';
 import { PubSubService } from '@genhub/queue';
 import { ApiKeyAuthenticator } from './api-key-authenticator.service';
 import { AuthChangesPublisher } from './auth-changes.service';
@@ -36,7 +36,8 @@ async function refusal(promise: Promise<unknown>) {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(AppException);
-  const { status, message, code } = error as AppException;
+  const { message, code } = error as AppException;
+  const status = APP_ERRORS[code].status;
   return { status, message, code };
 }
 

@@ -1,4 +1,4 @@
-import { AppException } from '@genhub/errors';
+import { APP_ERRORS, AppException } from '@genhub/errors';
 import { parseDay, resolveDayRange } from './date-range.util';
 
 const now = new Date('2025-03-17T23:59:59Z');
@@ -54,7 +54,7 @@ describe('resolveDayRange (extensions.md §6, usage range)', () => {
       throw new Error('accepted');
     } catch (error) {
       expect(error).toBeInstanceOf(AppException);
-      expect((error as AppException).status).toBe(400);
+      expect(APP_ERRORS[(error as AppException).code].status).toBe(400);
       expect((error as AppException).details.fields).toEqual([field]);
     }
   });
