@@ -20,6 +20,7 @@ function boundaryConstraints(forTests) {
       sourceTag: 'type:app',
       onlyDependOnLibsWithTags: [
         'type:flow',
+        'type:schema',
         'type:feature',
         'type:data-access',
         'type:adapter',
@@ -38,6 +39,8 @@ function boundaryConstraints(forTests) {
         'type:util',
       ],
     },
+    // The one list of every domain's migrations.
+    { sourceTag: 'type:schema', onlyDependOnLibsWithTags: ['type:data-access'] },
     {
       sourceTag: 'type:feature',
       onlyDependOnLibsWithTags: ['type:data-access', 'type:adapter', 'type:contracts', 'type:util'],
@@ -55,6 +58,7 @@ function boundaryConstraints(forTests) {
     {
       sourceTag: 'type:testing',
       onlyDependOnLibsWithTags: [
+        'type:schema',
         'type:feature',
         'type:data-access',
         'type:adapter',
@@ -76,6 +80,7 @@ function boundaryConstraints(forTests) {
     {
       sourceTag: 'scope:testing',
       onlyDependOnLibsWithTags: [
+        'scope:schema',
         'scope:shared',
         'scope:platform',
         'scope:accounts',
@@ -83,6 +88,15 @@ function boundaryConstraints(forTests) {
         'scope:billing',
         'scope:webhooks',
         'scope:providers',
+      ],
+    },
+    {
+      sourceTag: 'scope:schema',
+      onlyDependOnLibsWithTags: [
+        'scope:accounts',
+        'scope:tasks',
+        'scope:billing',
+        'scope:webhooks',
       ],
     },
     {

@@ -1,4 +1,3 @@
-export * from './all-migrations';
 export * from './redis-cleanup';
 export * from './test-database';
 export * from './in-memory-object-storage';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@genhub/database';
-import { ALL_MIGRATIONS } from './all-migrations';
+import { ALL_MIGRATIONS } from '@genhub/schema';
 
 /** Where tests create their databases: the machine's PostgreSQL unless told otherwise. */
 export const TEST_SERVER_URL =

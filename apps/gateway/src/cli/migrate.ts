@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DatabaseConfig, loadConfig, ConfigError } from '@genhub/config';
 import { runMigrations } from '@genhub/database';
-import { ALL_MIGRATIONS } from './all-migrations';
+import { ALL_MIGRATIONS } from '@genhub/schema';
 
 /** `npm run db:migrate`: applies pending migrations of every domain, then exits. */
 async function main(): Promise<void> {
