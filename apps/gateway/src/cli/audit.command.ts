@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { BILLING_ENTITIES, LedgerAuditRepository } from '@genhub/billing-data-access';
+import { LedgerAuditRepository } from '@genhub/billing-data-access';
 import { AuditLedgerUseCase, type LedgerAuditReport } from '@genhub/billing-feature';
 import { DatabaseConfig, LedgerAuditConfig, loadConfig } from '@genhub/config';
 import { dataSourceOptions } from '@genhub/database';
@@ -31,7 +31,6 @@ export async function runAuditCommand(
   const dataSource = new DataSource(
     dataSourceOptions({
       url: DATABASE_URL,
-      entities: BILLING_ENTITIES,
       poolSize: 1,
       applicationName: 'audit',
     }),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import {
-  BILLING_ENTITIES,
   BillingHistoryRepository,
   LedgerAuditRepository,
   LedgerRepository,
@@ -85,7 +84,6 @@ describe('billing use-cases (PostgreSQL)', () => {
     dataSource = new DataSource(
       dataSourceOptions({
         url: process.env.DATABASE_URL as string,
-        entities: BILLING_ENTITIES,
         poolSize: 20,
       }),
     );

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { ACCOUNTS_ENTITIES } from '../entities';
 import {
   apiKeyPrefix,
   generateApiKey,
@@ -20,9 +19,7 @@ describe('accounts repositories (PostgreSQL)', () => {
   let keys: ApiKeyRepository;
 
   beforeAll(async () => {
-    dataSource = new DataSource(
-      dataSourceOptions({ url: process.env.DATABASE_URL as string, entities: ACCOUNTS_ENTITIES }),
-    );
+    dataSource = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
     await dataSource.initialize();
     accounts = new AccountRepository(dataSource);
     keys = new ApiKeyRepository(dataSource);

@@ -6,9 +6,3 @@ import { UsageDailyEntity } from './usage-daily.entity';
 export { BalanceEntity, BillingRecordEntity, ReservationEntity, UsageDailyEntity };
 export type { BillingRecordType } from './billing-record.entity';
 export type { ReservationState } from './reservation.entity';
-export const BILLING_ENTITIES = [
-  BalanceEntity,
-  BillingRecordEntity,
-  ReservationEntity,
-  UsageDailyEntity,
-];

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { BILLING_ENTITIES } from '../entities';
 import { CHAT_CATEGORY, LedgerRepository } from './ledger.repository';
 
 describe('LedgerRepository (PostgreSQL)', () => {
@@ -12,7 +11,6 @@ describe('LedgerRepository (PostgreSQL)', () => {
     dataSource = new DataSource(
       dataSourceOptions({
         url: process.env.DATABASE_URL as string,
-        entities: BILLING_ENTITIES,
         poolSize: 20,
       }),
     );

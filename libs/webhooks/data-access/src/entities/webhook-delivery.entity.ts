@@ -1,15 +1,13 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-
 export type DeliveryStatus = 'pending' | 'delivered' | 'abandoned';
 
-@Entity({ schema: 'webhooks', name: 'deliveries' })
+/** A row of `webhooks.deliveries` (the migration is the schema; this is its shape in code). */
 export class WebhookDeliveryEntity {
-  @PrimaryColumn('uuid', { name: 'task_id' }) taskId!: string;
-  @Column('uuid', { name: 'account_id' }) accountId!: string;
-  @Column('text') url!: string;
-  @Column('text') status!: DeliveryStatus;
-  @Column('integer') attempts!: number;
-  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
-  @Column('timestamptz', { name: 'updated_at' }) updatedAt!: Date;
-  @Column('timestamptz', { name: 'delivered_at', nullable: true }) deliveredAt!: Date | null;
+  taskId!: string;
+  accountId!: string;
+  url!: string;
+  status!: DeliveryStatus;
+  attempts!: number;
+  createdAt!: Date;
+  updatedAt!: Date;
+  deliveredAt!: Date | null;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { WEBHOOKS_ENTITIES } from '../entities';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 describe('WebhookDeliveryRepository (PostgreSQL)', () => {
@@ -9,9 +8,7 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
   let repo: WebhookDeliveryRepository;
 
   beforeAll(async () => {
-    dataSource = new DataSource(
-      dataSourceOptions({ url: process.env.DATABASE_URL as string, entities: WEBHOOKS_ENTITIES }),
-    );
+    dataSource = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
     await dataSource.initialize();
     repo = new WebhookDeliveryRepository(dataSource);
   });
