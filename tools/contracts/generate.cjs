@@ -26,7 +26,7 @@ const HEADER = `/**
 /** The two files as they should be, in memory, keyed by their path in the lib. */
 async function generate() {
   const { buildOpenApiDocument } = require(
-    path.join(libRoot, 'src/server/openapi/build-document.ts'),
+    path.join(libRoot, 'src/server/openapi/build-document.util.ts'),
   );
   const { default: openapiTS, astToString } = require('openapi-typescript');
   const document = await buildOpenApiDocument();

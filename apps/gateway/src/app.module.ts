@@ -21,7 +21,7 @@ import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genh
 import { PubSubService, QueueModule } from '@genhub/queue';
 import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
-import { LedgerAccountBalances } from './admin/ledger-account-balances';
+import { LedgerAccountBalances } from './admin/ledger-account-balances.adapter';
 import { BillingHttpModule } from './billing/billing-http.module';
 import { CdnController } from './cdn/cdn.controller';
 import { ChatHttpModule } from './chat/chat-http.module';

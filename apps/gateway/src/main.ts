@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { bootstrapService } from '@genhub/observability';
 import { AppModule } from './app.module';
-import { configureGateway, gatewayFastifyOptions } from './gateway.setup';
+import { configureGateway, gatewayFastifyOptions } from './gateway-setup.util';
 
 void bootstrapService({
   service: 'gateway',

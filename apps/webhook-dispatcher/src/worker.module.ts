@@ -16,7 +16,7 @@ import { PubSubService, QueueModule } from '@genhub/queue';
 
 import { AccountsDataAccessModule } from '@genhub/accounts-data-access';
 import { WebhookDispatchModule, WebhookSecretSource } from '@genhub/webhooks-feature';
-import { AccountsWebhookSecretSource } from './deliver-webhook/accounts-webhook-secret.source';
+import { AccountsWebhookSecretSource } from './deliver-webhook/accounts-webhook-secret.adapter';
 import { DeliverWebhookProcessor } from './deliver-webhook/deliver-webhook.processor';
 
 /** Delivers signed webhooks from the webhooks queue. Serves only /health, /ready and /metrics. */

@@ -1,1 +1,1 @@
-export * from './all-migrations';
+export * from './all-migrations.constants';

@@ -22,7 +22,7 @@ import { TaskRepository } from '@genhub/tasks-data-access';
 import { GetResultUseCase, RunTaskUseCase, SubmitTaskUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
-import { RecoveryQueues } from './recovery/recovery-queues';
+import { RecoveryQueues } from './recovery/recovery-queues.service';
 import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
 import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
 import { TaskFlowModule } from './task-flow.module';

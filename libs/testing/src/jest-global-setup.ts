@@ -8,7 +8,7 @@ require('../../../tools/build/register-aliases.cjs');
  */
 export default async function globalSetup(): Promise<void> {
   const { createTestDatabase, testQueuePrefix } =
-    require('./test-database') as typeof import('./test-database');
+    require('./test-database.util') as typeof import('./test-database.util');
   const label = (process.env.JEST_PROJECT_LABEL ?? 'it').slice(0, 20);
   const db = await createTestDatabase(label);
   process.env.DATABASE_URL = db.url;

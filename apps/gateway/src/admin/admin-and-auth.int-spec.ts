@@ -7,7 +7,7 @@ import {
   RunningGateway,
   startGateway,
   TEST_ADMIN_TOKEN,
-} from '../test/gateway-harness';
+} from '../test/gateway-harness.util';
 
 interface Account {
   id: string;

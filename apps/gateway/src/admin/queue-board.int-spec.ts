@@ -1,4 +1,4 @@
-import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness';
+import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness.util';
 import { QUEUE_BOARD_COOKIE } from './queue-board.plugin';
 
 describe('queue board at /admin/queues (bull-board, read-only, admin token)', () => {

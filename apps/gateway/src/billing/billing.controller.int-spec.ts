@@ -17,7 +17,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
 import { GATEWAY_CONFIG } from '../app.module';
 import { BillingHttpModule } from './billing-http.module';
-import { httpStatus } from '../filters/error-bodies';
+import { httpStatus } from '../filters/error-bodies.util';
 
 /** The ledger behind the admin use-cases, as the gateway binds it (test copy). */
 @Injectable()

@@ -1,4 +1,4 @@
-import { createStorageTestApp, StorageTestApp } from '../testing/storage-test-app';
+import { createStorageTestApp, StorageTestApp } from '../test/storage-test-app.util';
 import { CdnController } from './cdn.controller';
 
 describe('GET /cdn/*', () => {

@@ -8,7 +8,7 @@ import {
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
 } from '@genhub/tasks-feature';
-import { abortOnDisconnect, writeEventStream } from './event-stream';
+import { abortOnDisconnect, writeEventStream } from './event-stream.util';
 
 /**
  * The OpenAI-compatible chat endpoints. Authentication refusals happen in the

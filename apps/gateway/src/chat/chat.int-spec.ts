@@ -7,7 +7,7 @@ import { LedgerAuditRepository } from '@genhub/billing-data-access';
 import { AuditLedgerUseCase } from '@genhub/billing-feature';
 import { dataSourceOptions } from '@genhub/database';
 import { FakeOpenAiChat } from '@genhub/testing';
-import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness';
+import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness.util';
 
 /** Prices of the fake upstream models, per million tokens. */
 const IN_1M = 0.15;

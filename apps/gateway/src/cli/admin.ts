@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runAdminCli } from './admin/run-admin-cli';
+import { runAdminCli } from './admin/run-admin-cli.util';
 import { runAuditCommand } from './audit.command';
 
 /** `npm run admin -- <command>` (tools/start/admin.mjs builds the gateway and runs this). */

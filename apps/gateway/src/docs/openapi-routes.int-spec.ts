@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readOpenApiDocumentText } from '@genhub/contracts/server';
-import { createGateway } from '../test/gateway-harness';
+import { createGateway } from '../test/gateway-harness.util';
 
 /**
  * Routes the gateway serves that are not part of the public interface: the

@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { ApiKeyAuthenticator } from '@genhub/accounts-feature';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { MB, UploadFileUseCase } from '@genhub/storage';
-import { createStorageTestApp, StorageTestApp } from '../testing/storage-test-app';
-import { V3TestFilter } from '../testing/v3-test.filter';
+import { createStorageTestApp, StorageTestApp } from '../test/storage-test-app.util';
+import { V3TestFilter } from '../test/v3-test.filter';
 import { FilesController } from './files.controller';
 import { registerMultipart } from './multipart.plugin';
 

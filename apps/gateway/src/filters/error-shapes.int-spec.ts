@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { call, RunningGateway, startGateway } from '../test/gateway-harness';
+import { call, RunningGateway, startGateway } from '../test/gateway-harness.util';
 
 describe('gateway error shapes (in-process gateway, PostgreSQL + Redis)', () => {
   let gw: RunningGateway;

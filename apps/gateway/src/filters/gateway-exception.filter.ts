@@ -2,9 +2,9 @@ import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { errorBody, httpStatus } from './error-bodies';
-import { responseFamily } from './response-family';
-import { toAppException } from './to-app-exception';
+import { errorBody, httpStatus } from './error-bodies.util';
+import { responseFamily } from './response-family.util';
+import { toAppException } from './to-app-exception.util';
 
 /**
  * The gateway's one error mechanism: every failure — a domain AppException,

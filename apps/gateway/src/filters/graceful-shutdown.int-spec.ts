@@ -1,4 +1,4 @@
-import { call, createAccountWithKey, startGateway } from '../test/gateway-harness';
+import { call, createAccountWithKey, startGateway } from '../test/gateway-harness.util';
 
 /**
  * What SIGTERM does to the gateway (enableShutdownHooks → app.close()): the

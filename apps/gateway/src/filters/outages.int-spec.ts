@@ -1,7 +1,13 @@
 import { Queue } from 'bullmq';
 import { jobIdFor, JobName, QueueName, redisConnection } from '@genhub/queue';
 import { startTcpProxy, TcpProxy } from '@genhub/testing';
-import { admin, call, JsonResponse, RunningGateway, startGateway } from '../test/gateway-harness';
+import {
+  admin,
+  call,
+  JsonResponse,
+  RunningGateway,
+  startGateway,
+} from '../test/gateway-harness.util';
 
 const DATABASE_URL = process.env.DATABASE_URL as string;
 const REDIS_URL = process.env.REDIS_URL as string;

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness';
+import { admin, call, RunningGateway, startGateway } from '../test/gateway-harness.util';
 
 /** Idempotency-Key over HTTP, the real ledger and PostgreSQL (issue 10). */
 describe('Idempotency-Key on submit (in-process gateway)', () => {

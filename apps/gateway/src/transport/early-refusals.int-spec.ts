@@ -4,7 +4,7 @@ import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MB } from '@genhub/storage';
-import { createAccountWithKey, RunningGateway, startGateway } from '../test/gateway-harness';
+import { createAccountWithKey, RunningGateway, startGateway } from '../test/gateway-harness.util';
 
 /**
  * Refusals the gateway sends before it has read the request body (issue 17):

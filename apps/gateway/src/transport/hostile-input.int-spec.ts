@@ -5,8 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { readOpenApiDocumentText } from '@genhub/contracts/server';
-import { responseFamily } from '../filters/response-family';
-import { call, createAccountWithKey, RunningGateway, startGateway } from '../test/gateway-harness';
+import { responseFamily } from '../filters/response-family.util';
+import {
+  call,
+  createAccountWithKey,
+  RunningGateway,
+  startGateway,
+} from '../test/gateway-harness.util';
 
 /**
  * Hostile input (issue 17): characters PostgreSQL cannot store, forbidden

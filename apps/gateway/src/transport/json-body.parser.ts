@@ -4,7 +4,7 @@ import {
   findUnstorableText,
   mayHoldUnstorableText,
   unstorableTextMessage,
-} from './unstorable-text';
+} from './unstorable-text.util';
 
 /**
  * The gateway's only body parser besides multipart: JSON as Fastify parses it

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { isStorableText, unstorableTextMessage } from './unstorable-text';
+import { isStorableText, unstorableTextMessage } from './unstorable-text.util';
 
 /**
  * Path parameters and query values are decoded text too: a `%00` (NUL) or a

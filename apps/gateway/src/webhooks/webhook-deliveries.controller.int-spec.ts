@@ -11,7 +11,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 import { WebhooksHttpModule } from './webhooks-http.module';
-import { httpStatus } from '../filters/error-bodies';
+import { httpStatus } from '../filters/error-bodies.util';
 
 /** Stand-in for the gateway's exception filter (accounts domain): the catalogue's status and message. */
 @Catch(AppException)

@@ -1,4 +1,4 @@
 export * from './data-source.factory';
 export * from './database.module';
 export * from './database-outage.util';
-export * from './prepared-query';
+export * from './prepared-query.util';

@@ -2,8 +2,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { LogConfig } from '@genhub/config';
 import { HealthController } from './health/health.controller';
-import { ReadinessRegistry } from './health/readiness.registry';
-import { loggerOptions } from './logging/logger.options';
+import { ReadinessRegistry } from './health/readiness-registry.service';
+import { loggerOptions } from './logging/logger-options.config';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigModule, SecurityConfig, StorageConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
-import { LocalDiskStorage } from './drivers/local-disk.storage';
-import { OBJECT_STORAGE, ObjectStorage } from './object-storage';
+import { LocalDiskStorage } from './drivers/local-disk-storage.adapter';
+import { OBJECT_STORAGE, ObjectStorage } from './object-storage.types';
 import { StorageModule, createObjectStorage } from './storage.module';
-import { S3Storage } from './drivers/s3.storage';
+import { S3Storage } from './drivers/s3-storage.adapter';
 import { loadConfig } from '@genhub/config';
 
 @Global()

@@ -1,9 +1,9 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { SecurityConfig, StorageConfig } from '@genhub/config';
-import { MediaFetcher } from './media/media-fetcher';
+import { MediaFetcher } from './media/media-fetcher.util';
 import { ReadinessRegistry } from '@genhub/observability';
-import { LocalDiskStorage } from './drivers/local-disk.storage';
-import { OBJECT_STORAGE, ObjectStorage } from './object-storage';
+import { LocalDiskStorage } from './drivers/local-disk-storage.adapter';
+import { OBJECT_STORAGE, ObjectStorage } from './object-storage.types';
 import { createS3Storage } from './drivers/s3-storage.factory';
 
 /** Builds the configured driver: S3 when S3_ENDPOINT is set, local disk otherwise. */

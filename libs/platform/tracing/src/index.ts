@@ -1,1 +1,1 @@
-export * from './start-tracing';
+export * from './start-tracing.util';

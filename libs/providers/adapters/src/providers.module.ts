@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ProvidersConfig, TaskConfig } from '@genhub/config';
-import { ModelCatalogue } from './catalogue/model-catalogue';
-import { ProvidersFile, readProvidersFile } from './config/providers-file';
-import { localProvider } from './local/local-provider';
-import { AdapterRegistry } from './registry/adapter-registry';
-import { upstreamProvider } from './upstream/upstream-provider';
+import { ModelCatalogue } from './catalogue/model-catalogue.util';
+import { ProvidersFile, readProvidersFile } from './config/providers-file.util';
+import { localProvider } from './local/local-provider.util';
+import { AdapterRegistry } from './registry/adapter-registry.util';
+import { upstreamProvider } from './upstream/upstream-provider.util';
 
 /**
  * Builds the catalogue and the adapter registry once per process from

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { ConfigClass, loadConfig } from './load-config';
+import { ConfigClass, loadConfig } from './load-config.util';
 
 export interface ConfigModuleOptions {
   pieces: ConfigClass[];

@@ -1,4 +1,4 @@
 export * from './config.module';
-export * from './config.pieces';
-export * from './env.decorators';
-export * from './load-config';
+export * from './pieces.config';
+export * from './env.decorator';
+export * from './load-config.util';

@@ -3,4 +3,4 @@
 // bundle test proves it). DTO classes live in `@genhub/contracts/server`.
 export * from '@genhub/errors';
 export * from './types';
-export * from './client/genhub-client';
+export * from './client/genhub.client';

@@ -1,4 +1,4 @@
-import { APP_ERRORS, AppErrorCode } from './app-error-codes';
+import { APP_ERRORS, AppErrorCode } from './app-error-codes.constants';
 
 export interface AppExceptionDetails {
   /** Replaces the catalogue's default message. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSUFFICIENT_BALANCE_INNER_CODE } from './app-error-codes';
-import { TASK_CODES, TASK_FAILURE_CODES } from './task-error-codes';
+import { INSUFFICIENT_BALANCE_INNER_CODE } from './app-error-codes.constants';
+import { TASK_CODES, TASK_FAILURE_CODES } from './task-error-codes.constants';
 
 /**
  * The catalogue is the only place a task error code or message is spelled

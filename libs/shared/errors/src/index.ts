@@ -1,3 +1,3 @@
-export * from './app-error-codes';
+export * from './app-error-codes.constants';
 export * from './app.exception';
-export * from './task-error-codes';
+export * from './task-error-codes.constants';

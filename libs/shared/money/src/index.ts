@@ -1,1 +1,1 @@
-export * from './money';
+export * from './money.util';

@@ -1,5 +1,5 @@
 export * from './pubsub.service';
-export * from './job-payloads';
+export * from './job-payloads.util';
 export * from './queue.constants';
 export * from './queue.module';
 export * from './redis-outage.util';

@@ -10,7 +10,7 @@ import {
   SETTLEMENT_PORT,
   SettlementPort,
 } from '@genhub/tasks-feature';
-import { settlementFor } from '../settlement/settlement-rules';
+import { settlementFor } from '../settlement/settlement-rules.util';
 
 /**
  * The tasks domain's money ports bound to the ledger (billing data access):

@@ -10,7 +10,7 @@ import {
 import { OutboxRepository, taskFromRow } from '@genhub/tasks-data-access';
 import { toWebhookPayload } from '@genhub/tasks-feature';
 import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
-import { RecoveryQueues } from './recovery-queues';
+import { RecoveryQueues } from './recovery-queues.service';
 import { RecoveryRepository } from './recovery.repository';
 
 export interface ReplayFilter {

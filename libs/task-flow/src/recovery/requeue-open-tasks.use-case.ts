@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { JobName, jobIdFor, QueueName } from '@genhub/queue';
-import { settlementFor } from '../settlement/settlement-rules';
-import { RecoveryQueues } from './recovery-queues';
+import { settlementFor } from '../settlement/settlement-rules.util';
+import { RecoveryQueues } from './recovery-queues.service';
 import { RecoveryRepository } from './recovery.repository';
 
 export interface RequeueReport {

@@ -2,7 +2,7 @@ export * from './ports/media-fetcher.port';
 export * from './ports/reservation.port';
 export * from './ports/settlement.port';
 export * from './services/estimated-duration.service';
-export * from './services/storage-media-fetcher';
+export * from './services/storage-media-fetcher.service';
 export * from './services/outbox-relay.service';
 export * from './services/sync-waiter.service';
 export * from './services/task-cancellation.service';

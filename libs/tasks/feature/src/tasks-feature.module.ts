@@ -3,7 +3,7 @@ import { ProvidersModule } from '@genhub/providers';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER } from './ports/media-fetcher.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
-import { StorageMediaFetcher } from './services/storage-media-fetcher';
+import { StorageMediaFetcher } from './services/storage-media-fetcher.service';
 import { OutboxRelay } from './services/outbox-relay.service';
 import { SyncWaiter } from './services/sync-waiter.service';
 import { TaskCancellation } from './services/task-cancellation.service';

@@ -1,4 +1,4 @@
-export * from './fake-server';
-export * from './fal';
-export { FakeOpenAi, error as openAiError } from './openai';
-export * from './replicate';
+export * from './fake-server.util';
+export * from './fal.util';
+export { FakeOpenAi, error as openAiError } from './openai.util';
+export * from './replicate.util';

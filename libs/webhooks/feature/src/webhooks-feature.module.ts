@@ -8,9 +8,9 @@ import {
 } from '@nestjs/common';
 import { SecurityConfig, WebhookConfig } from '@genhub/config';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
-import { HostLimiter } from './dispatch/host-limiter';
+import { HostLimiter } from './dispatch/host-limiter.util';
 import { WebhookHttpClient } from './dispatch/webhook-http.client';
-import { WebhookSecretSource } from './ports/webhook-secret.source';
+import { WebhookSecretSource } from './ports/webhook-secret.port';
 import { DeliverWebhookUseCase } from './use-cases/deliver-webhook/deliver-webhook.use-case';
 import { GetWebhookDeliveriesUseCase } from './use-cases/get-webhook-deliveries/get-webhook-deliveries.use-case';
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { buildAppForTest } from '@genhub/testing';
-import { runAdminCli } from './run-admin-cli';
+import { runAdminCli } from './run-admin-cli.util';
 
 const env = {
   ...process.env,

@@ -12,7 +12,7 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ReadinessRegistry } from '@genhub/observability';
 import { PubSubService } from '@genhub/queue';
-import { LedgerAccountBalances } from '../../admin/ledger-account-balances';
+import { LedgerAccountBalances } from '../../admin/ledger-account-balances.adapter';
 
 /** What the gateway's modules expect from their surroundings, without HTTP, logs or queues. */
 @Global()

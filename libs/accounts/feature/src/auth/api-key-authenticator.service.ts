@@ -9,9 +9,9 @@ import {
 import { SecurityConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { Channel, PubSubService } from '@genhub/queue';
-import { AuthCache } from './auth-cache';
+import { AuthCache } from './auth-cache.util';
 import { AuthChangesPublisher } from './auth-changes.service';
-import { AuthenticatedAccount } from './authenticated-account';
+import { AuthenticatedAccount } from './authenticated-account.util';
 
 /** Safety net when a pub/sub message is lost: a cached look-up lives at most this long. */
 export const AUTH_CACHE_TTL_MS = 10_000;

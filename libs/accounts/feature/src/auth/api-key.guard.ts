@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiKeyAuthenticator } from './api-key-authenticator.service';
-import { AuthenticatedAccount } from './authenticated-account';
+import { AuthenticatedAccount } from './authenticated-account.util';
 
 interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;

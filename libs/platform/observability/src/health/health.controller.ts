@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ReadinessRegistry } from './readiness.registry';
+import { ReadinessRegistry } from './readiness-registry.service';
 
 @Controller()
 export class HealthController {

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sampleEventLoopLag } from './event-loop-lag';
-import type { MetricSpec } from './metric-catalogue';
+import { sampleEventLoopLag } from './event-loop-lag.util';
+import type { MetricSpec } from './metric-catalogue.constants';
 
 /** The label names of a catalogue entry, as a union type. */
 type LabelsOf<S extends MetricSpec> = S['labelNames'][number];

@@ -1,6 +1,6 @@
 import { StorageConfig } from '@genhub/config';
-import { ObjectStorage } from '../object-storage';
-import { S3Storage } from './s3.storage';
+import { ObjectStorage } from '../object-storage.types';
+import { S3Storage } from './s3-storage.adapter';
 
 export function createS3Storage(config: StorageConfig): ObjectStorage {
   return new S3Storage({

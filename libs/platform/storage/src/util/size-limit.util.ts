@@ -1,5 +1,5 @@
 import { Transform, TransformCallback } from 'node:stream';
-import { ObjectTooLargeError } from '../object-storage';
+import { ObjectTooLargeError } from '../object-storage.types';
 
 /**
  * Counts bytes as they pass and fails the stream with ObjectTooLargeError

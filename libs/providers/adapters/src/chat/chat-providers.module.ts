@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ChatConfig } from '@genhub/config';
-import type { ProvidersFile } from '../config/providers-file';
+import type { ProvidersFile } from '../config/providers-file.util';
 import { PROVIDERS_FILE_CONTENTS, ProvidersModule } from '../providers.module';
-import { ChatCatalogue } from './chat-catalogue';
-import { chatModelsFromFile } from './chat-models-from-file';
-import { localChatModels } from './local-chat.model';
+import { ChatCatalogue } from './chat-catalogue.util';
+import { chatModelsFromFile } from './chat-models-from-file.util';
+import { localChatModels } from './local-chat-model.adapter';
 
 /** The chat catalogue of one process: the local model (ENABLE_LOCAL_CHAT) and the providers file's chat models. */
 export function buildChatCatalogue(

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './chat-backend';
+import type { ChatMessage } from './chat-backend.util';
 
 /**
  * The local model's tokenizer, simple on purpose: a token is a run of letters,

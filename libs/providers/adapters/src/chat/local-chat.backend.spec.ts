@@ -1,4 +1,4 @@
-import { ChatChunk, ChatRequest } from './chat-backend';
+import { ChatChunk, ChatRequest } from './chat-backend.util';
 import { countPromptTokens, countTokens, splitTokens } from './chat-tokens.util';
 import { LocalChatBackend, localReply } from './local-chat.backend';
 

@@ -8,7 +8,7 @@ import {
   ChatFinishReason,
   ChatMessage,
   ChatRequest,
-} from './chat-backend';
+} from './chat-backend.util';
 import { countPromptTokens, countTokens, splitTokens } from './chat-tokens.util';
 
 export interface LocalChatOptions {

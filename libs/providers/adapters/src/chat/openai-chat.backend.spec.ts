@@ -1,7 +1,7 @@
 import { FakeOpenAiChat } from '@genhub/testing';
-import { ChatBackendError, ChatChunk, ChatRequest } from './chat-backend';
-import { ChatCatalogue } from './chat-catalogue';
-import { completeOverRoutes, streamOverRoutes } from './chat-fallover';
+import { ChatBackendError, ChatChunk, ChatRequest } from './chat-backend.util';
+import { ChatCatalogue } from './chat-catalogue.util';
+import { completeOverRoutes, streamOverRoutes } from './chat-fallover.util';
 import { OpenAiChatBackend } from './openai-chat.backend';
 
 const request: ChatRequest = { messages: [{ role: 'user', content: 'hi there' }], maxTokens: 50 };

@@ -7,7 +7,7 @@ import {
   ChatFinishReason,
   ChatRequest,
   ChatUsage,
-} from './chat-backend';
+} from './chat-backend.util';
 import { countPromptTokens, countTokens } from './chat-tokens.util';
 import { sseData } from './sse.util';
 

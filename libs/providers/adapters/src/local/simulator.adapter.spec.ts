@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { TASK_CODES } from '@genhub/errors';
-import { AdapterError, RunContext } from '../contract/model-adapter';
-import { SIMULATOR_MODEL } from './local-provider';
+import { AdapterError, RunContext } from '../contract/model-adapter.types';
+import { SIMULATOR_MODEL } from './local-provider.util';
 import { SimulatorAdapter } from './simulator.adapter';
 import { SimulatorInputDto } from '@genhub/contracts/server';
 

@@ -2,7 +2,12 @@
 /// <reference path="../types/sharp.d.ts" />
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { AdapterError, AdapterResult, ModelAdapter, RunContext } from '../contract/model-adapter';
+import {
+  AdapterError,
+  AdapterResult,
+  ModelAdapter,
+  RunContext,
+} from '../contract/model-adapter.types';
 import { SimulatorInputDto } from '@genhub/contracts/server';
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */

@@ -6,7 +6,7 @@ export {
   CONTRACT_MODELS,
   MODEL_INPUT_CLASSES,
   MODEL_SUBMIT_PATHS,
-} from './openapi/contract-models';
-export type { ModelInputContract } from './openapi/contract-models';
-export { readOpenApiDocumentText } from './openapi-file';
+} from './openapi/contract-models.constants';
+export type { ModelInputContract } from './openapi/contract-models.constants';
+export { readOpenApiDocumentText } from './openapi-file.util';
 export * from './validation/validation-findings.util';

@@ -7,7 +7,7 @@ import { Channel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import { OutboxRelay, outboxItem } from '@genhub/tasks-feature';
-import { settlementFor } from '../../settlement/settlement-rules';
+import { settlementFor } from '../../settlement/settlement-rules.util';
 
 export interface DeleteTaskInput {
   accountId: string;

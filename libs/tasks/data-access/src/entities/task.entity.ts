@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../lifecycle/task-lifecycle';
+import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
 
 /** Per-stage durations in milliseconds (interface.md, "timings"). */
 export interface TaskTimings {

@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isUUID } from 'class-validator';
 import { preparedQuery } from '@genhub/database';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
-import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle';
+import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle.util';
 import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
-import { shiftParams, SqlFragment } from './sql-fragment';
+import { shiftParams, SqlFragment } from './sql-fragment.util';
 
 export interface NewTask {
   id: string;

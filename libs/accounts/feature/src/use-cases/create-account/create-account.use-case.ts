@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AccountLevel, AccountRepository } from '@genhub/accounts-data-access';
 import type { Currency } from '@genhub/money';
 import { ACCOUNT_BALANCES, AccountBalances } from '../../ports/account-balances.port';
-import { AccountView } from '../account-view';
+import { AccountView } from '../account-view.types';
 
 export interface CreateAccountInput {
   currency: Currency;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountRepository } from '@genhub/accounts-data-access';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { ACCOUNT_BALANCES, AccountBalances } from '../../ports/account-balances.port';
-import { AccountView } from '../account-view';
+import { AccountView } from '../account-view.types';
 
 @Injectable()
 export class GetAccountUseCase {

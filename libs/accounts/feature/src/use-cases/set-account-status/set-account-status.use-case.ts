@@ -3,7 +3,7 @@ import { AccountRepository, AccountStatus } from '@genhub/accounts-data-access';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { AuthChangesPublisher } from '../../auth/auth-changes.service';
 import { ACCOUNT_BALANCES, AccountBalances } from '../../ports/account-balances.port';
-import { AccountView } from '../account-view';
+import { AccountView } from '../account-view.types';
 
 /** Suspend (its keys answer 403 on every gateway within a second) or reactivate. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalDiskStorage } from '../../drivers/local-disk.storage';
+import { LocalDiskStorage } from '../../drivers/local-disk-storage.adapter';
 import { SweepExpiredUploadsUseCase } from './sweep-expired-uploads.use-case';
 
 const DAY = 86_400_000;

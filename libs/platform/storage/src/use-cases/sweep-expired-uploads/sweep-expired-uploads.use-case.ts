@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OBJECT_STORAGE, ObjectStorage } from '../../object-storage';
+import { OBJECT_STORAGE, ObjectStorage } from '../../object-storage.types';
 import { UPLOAD_PREFIX } from '../upload-file/upload-file.use-case';
 
 /** Uploads expire 7 days after they were written. */

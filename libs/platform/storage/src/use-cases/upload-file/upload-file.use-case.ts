@@ -9,9 +9,9 @@ import {
   formatLimit,
   kindLabel,
   sniffMediaFormat,
-} from '../../media/media-formats';
+} from '../../media/media-formats.util';
 import { peekStream } from '../../media/peek-stream.util';
-import { OBJECT_STORAGE, ObjectStorage, ObjectTooLargeError } from '../../object-storage';
+import { OBJECT_STORAGE, ObjectStorage, ObjectTooLargeError } from '../../object-storage.types';
 
 /** One file part of a multipart request, as the transport hands it over. */
 export interface UploadPart {

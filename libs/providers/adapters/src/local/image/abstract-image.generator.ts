@@ -2,8 +2,8 @@
 /// <reference path="../../types/sharp.d.ts" />
 import sharp from 'sharp';
 import type { ImageFormat } from '@genhub/contracts/server';
-import { abstractDrawingSvg, DrawingInput } from './abstract-drawing';
-import type { FrameSize } from './frame-size';
+import { abstractDrawingSvg, DrawingInput } from './abstract-drawing.util';
+import type { FrameSize } from './frame-size.util';
 
 export interface EncodedImage {
   data: Buffer;

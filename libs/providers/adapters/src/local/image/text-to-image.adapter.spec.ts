@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { TextToImageInputDto } from '@genhub/contracts/server';
-import { onlyBytes, runContext } from '../test/run-context';
-import { frameSize } from './frame-size';
+import { onlyBytes, runContext } from '../test/run-context.util';
+import { frameSize } from './frame-size.util';
 import { TextToImageAdapter } from './text-to-image.adapter';
 
 const adapter = new TextToImageAdapter();

@@ -1,7 +1,7 @@
 import type { TextToImageInputDto } from '@genhub/contracts/server';
-import { AdapterResult, ModelAdapter, RunContext } from '../../contract/model-adapter';
+import { AdapterResult, ModelAdapter, RunContext } from '../../contract/model-adapter.types';
 import { AbstractImageGenerator } from './abstract-image.generator';
-import { frameSize } from './frame-size';
+import { frameSize } from './frame-size.util';
 
 /** `local/image/text-to-image`: num_outputs seeded abstract drawings at aspect_ratio × resolution. */
 export class TextToImageAdapter implements ModelAdapter<TextToImageInputDto> {

@@ -1,9 +1,9 @@
 import type { TextToSpeechInputDto } from '@genhub/contracts/server';
-import { onlyBytes, runContext } from '../test/run-context';
-import { EspeakEngine } from './espeak-engine';
-import type { SpeechEngine } from './speech-engine';
+import { onlyBytes, runContext } from '../test/run-context.util';
+import { EspeakEngine } from './espeak-engine.util';
+import type { SpeechEngine } from './speech-engine.types';
 import { TextToSpeechAdapter } from './text-to-speech.adapter';
-import { readWavInfo } from './wav';
+import { readWavInfo } from './wav.util';
 
 const SHORT = 'The quick brown fox jumps over the lazy dog.';
 const LONG = `${SHORT} ${SHORT} ${SHORT} ${SHORT}`;

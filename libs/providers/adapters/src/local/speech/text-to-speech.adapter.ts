@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { TextToSpeechInputDto } from '@genhub/contracts/server';
-import { AdapterResult, ModelAdapter, RunContext } from '../../contract/model-adapter';
-import { SeededRandom, seedFrom } from '../seeded-random';
-import { EspeakEngine } from './espeak-engine';
-import type { SpeechEngine } from './speech-engine';
-import { renderToneSequence } from './tone-sequence';
-import { readWavInfo } from './wav';
+import { AdapterResult, ModelAdapter, RunContext } from '../../contract/model-adapter.types';
+import { SeededRandom, seedFrom } from '../seeded-random.util';
+import { EspeakEngine } from './espeak-engine.util';
+import type { SpeechEngine } from './speech-engine.types';
+import { renderToneSequence } from './tone-sequence.util';
+import { readWavInfo } from './wav.util';
 
 const DEFAULT_SPEED_WPM = 175;
 

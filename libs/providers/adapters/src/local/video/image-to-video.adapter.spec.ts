@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import type { ImageToVideoInputDto } from '@genhub/contracts/server';
-import { onlyBytes, runContext } from '../test/run-context';
+import { onlyBytes, runContext } from '../test/run-context.util';
 import { ImageToVideoAdapter } from './image-to-video.adapter';
-import { frameDelays } from './pan-zoom-animator';
+import { frameDelays } from './pan-zoom-animator.util';
 
 const adapter = new ImageToVideoAdapter();
 const PHOTO_URL = 'http://img.test/photo.png';

@@ -6,12 +6,12 @@ import {
   AdapterResult,
   ModelAdapter,
   RunContext,
-} from '../../contract/model-adapter';
+} from '../../contract/model-adapter.types';
 import { AbstractImageGenerator } from '../image/abstract-image.generator';
-import { FrameSize, frameSize } from '../image/frame-size';
-import { seedFrom } from '../seeded-random';
-import { canvasSize } from './camera-path';
-import { PanZoomAnimator } from './pan-zoom-animator';
+import { FrameSize, frameSize } from '../image/frame-size.util';
+import { seedFrom } from '../seeded-random.util';
+import { canvasSize } from './camera-path.util';
+import { PanZoomAnimator } from './pan-zoom-animator.util';
 import { TaskCode } from '@genhub/errors';
 
 /** Long side of the local videos in pixels: keeps 240 raw frames under ~110 MB. */

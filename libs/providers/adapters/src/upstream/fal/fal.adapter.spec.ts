@@ -1,5 +1,5 @@
 import { FakeFal, waitUntil } from '@genhub/testing';
-import { AdapterError, RunContext } from '../../contract/model-adapter';
+import { AdapterError, RunContext } from '../../contract/model-adapter.types';
 import { FalAdapter } from './fal.adapter';
 
 const FAST = { initialMs: 10, maxMs: 20, factor: 2 };

@@ -4,8 +4,8 @@ import {
   AdapterResult,
   ModelAdapter,
   RunContext,
-} from '../../contract/model-adapter';
-import type { UpstreamSettings } from '../../config/providers-file';
+} from '../../contract/model-adapter.types';
+import type { UpstreamSettings } from '../../config/providers-file.util';
 import {
   Backoff,
   DEFAULT_BACKOFF,
@@ -17,7 +17,7 @@ import {
   sameOrigin,
   urlOutput,
 } from '../http';
-import { falError } from './fal-errors';
+import { falError } from './fal-errors.util';
 import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { FakeOpenAi, TINY_PNG, openAiError, tinyWav, waitUntil } from '@genhub/testing';
-import { AdapterError, RunContext } from '../../contract/model-adapter';
+import { AdapterError, RunContext } from '../../contract/model-adapter.types';
 import { OpenAiAdapter } from './openai.adapter';
-import { openAiImageSize } from './openai-image-size';
+import { openAiImageSize } from './openai-image-size.util';
 
 describe('OpenAiAdapter (fake OpenAI-compatible upstream)', () => {
   let fake: FakeOpenAi;

@@ -4,11 +4,11 @@ import {
   AdapterResult,
   ModelAdapter,
   RunContext,
-} from '../../contract/model-adapter';
-import type { UpstreamSettings } from '../../config/providers-file';
+} from '../../contract/model-adapter.types';
+import type { UpstreamSettings } from '../../config/providers-file.util';
 import { UpstreamCall, bytesOutput, callUpstream, nonEmpty, objectOf, urlOutput } from '../http';
-import { openAiError } from './openai-errors';
-import { openAiImageSize } from './openai-image-size';
+import { openAiError } from './openai-errors.util';
+import { openAiImageSize } from './openai-image-size.util';
 import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { FakeReplicate, waitUntil } from '@genhub/testing';
-import { AdapterError, RunContext } from '../../contract/model-adapter';
+import { AdapterError, RunContext } from '../../contract/model-adapter.types';
 import { ReplicateAdapter } from './replicate.adapter';
 
 const FAST = { initialMs: 10, maxMs: 20, factor: 2 };

@@ -4,8 +4,8 @@ import {
   AdapterResult,
   ModelAdapter,
   RunContext,
-} from '../../contract/model-adapter';
-import type { UpstreamSettings } from '../../config/providers-file';
+} from '../../contract/model-adapter.types';
+import type { UpstreamSettings } from '../../config/providers-file.util';
 import {
   Backoff,
   DEFAULT_BACKOFF,
@@ -17,7 +17,7 @@ import {
   sameOrigin,
   urlOutput,
 } from '../http';
-import { replicateFailure, replicateHttpError } from './replicate-errors';
+import { replicateFailure, replicateHttpError } from './replicate-errors.util';
 import { TaskCode } from '@genhub/errors';
 
 type Input = Record<string, unknown>;

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { getSchemaPath } from '@nestjs/swagger';
 import { APP_ERRORS, TASK_FAILURE_CODES } from '@genhub/errors';
 import { SimulatorInputDto } from '../dtos';
-import { buildOpenApiDocument } from './build-document';
-import { CONTRACT_MODELS, MODEL_INPUT_CLASSES } from './contract-models';
+import { buildOpenApiDocument } from './build-document.util';
+import { CONTRACT_MODELS, MODEL_INPUT_CLASSES } from './contract-models.constants';
 
 const root = path.resolve(__dirname, '../../../../../..');
 const libRoot = path.join(root, 'libs/shared/contracts');

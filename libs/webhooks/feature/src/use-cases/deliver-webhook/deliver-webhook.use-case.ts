@@ -5,11 +5,11 @@ import { Queue } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
 import { attemptJobId, DeliverWebhookJob, JOB_OPTIONS, JobName, QueueName } from '@genhub/queue';
 import { AttemptOutcome, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
-import { HostLimiter } from '../../dispatch/host-limiter';
-import { afterFailedAttempt } from '../../dispatch/retry-policy';
+import { HostLimiter } from '../../dispatch/host-limiter.util';
+import { afterFailedAttempt } from '../../dispatch/retry-policy.util';
 import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
-import { signedHeaders } from '../../dispatch/webhook-signing';
-import { WebhookSecretSource } from '../../ports/webhook-secret.source';
+import { signedHeaders } from '../../dispatch/webhook-signing.util';
+import { WebhookSecretSource } from '../../ports/webhook-secret.port';
 
 export interface DeliverWebhookInput {
   job: DeliverWebhookJob;

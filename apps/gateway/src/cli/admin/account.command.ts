@@ -1,0 +1,177 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import {
+  CreateAccountUseCase,
+  GetAccountUseCase,
+  IssueApiKeyUseCase,
+  presentAdminAccount,
+  presentTopUpRecord,
+  RevokeApiKeyUseCase,
+  RotateWebhookSecretUseCase,
+  SetAccountStatusUseCase,
+  TopUpAccountUseCase,
+} from '@genhub/accounts-feature';
+import { CreateAccountDto, CreateApiKeyDto, TopUpDto } from '@genhub/contracts/server';
+import { AppErrorCode, AppException } from '@genhub/errors';
+import { amountUnits } from '../../admin/amount-units.util';
+import { validationException } from '../../filters/validation.pipe';
+import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
+
+/** The admin API's validation, for values typed on a command line. */
+function validated<T extends object>(type: new () => T, plain: Record<string, unknown>): T {
+  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  const value = plainToInstance(type, defined);
+  const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) throw validationException(errors);
+  return value;
+}
+
+function flag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags[name];
+  if (value === true)
+    throw new AppException(AppErrorCode.InvalidRequest, { message: `--${name} needs a value` });
+  return value;
+}
+
+/** A number typed on the command line; anything else stays a string so validation names it. */
+function numeric(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+async function createAccount(app: INestApplicationContext, args: ParsedArgs) {
+  const body = validated(CreateAccountDto, {
+    currency: flag(args, 'currency'),
+    account_level: flag(args, 'level'),
+    balance: numeric(flag(args, 'balance')),
+  });
+  const view = await app.get(CreateAccountUseCase).execute({
+    currency: body.currency ?? 'USD',
+    accountLevel: body.account_level ?? 'Bronze',
+    initialUnits: amountUnits('balance', body.balance ?? 0),
+  });
+  return presentAdminAccount(view, { withWebhookSecret: true });
+}
+
+async function createKey(app: INestApplicationContext, args: ParsedArgs) {
+  const body = validated(CreateApiKeyDto, { name: flag(args, 'name') });
+  const issued = await app
+    .get(IssueApiKeyUseCase)
+    .execute({ accountId: args.positional[0], name: body.name });
+  return { id: issued.id, key: issued.key };
+}
+
+registerAdminCommand({
+  name: 'create-account',
+  usage: 'create-account [--currency USD|CNY] [--level Bronze|Silver|Gold|Platinum] [--balance N]',
+  summary: 'create an account (prints its webhook secret, once)',
+  arity: 0,
+  run: createAccount,
+});
+
+registerAdminCommand({
+  name: 'get-account',
+  usage: 'get-account <accountId>',
+  summary: 'show an account with its balance (net of reservations) and reserved amount',
+  arity: 1,
+  run: async (app, args) =>
+    presentAdminAccount(await app.get(GetAccountUseCase).execute(args.positional[0])),
+});
+
+registerAdminCommand({
+  name: 'create-key',
+  usage: 'create-key <accountId> [--name NAME]',
+  summary: 'issue an API key (the plain key is printed once and stored only as a hash)',
+  arity: 1,
+  run: createKey,
+});
+
+registerAdminCommand({
+  name: 'revoke-key',
+  usage: 'revoke-key <keyId>',
+  summary: 'revoke an API key; every gateway refuses it within a second',
+  arity: 1,
+  run: (app, args) => app.get(RevokeApiKeyUseCase).execute(args.positional[0]),
+});
+
+registerAdminCommand({
+  name: 'top-up',
+  usage: 'top-up <accountId> <amount>',
+  summary: 'add funds; prints the top-up billing record',
+  arity: 2,
+  run: async (app, args) => {
+    const body = validated(TopUpDto, { amount: numeric(args.positional[1]) });
+    const record = await app.get(TopUpAccountUseCase).execute({
+      accountId: args.positional[0],
+      amountUnits: amountUnits('amount', body.amount),
+    });
+    return presentTopUpRecord(record);
+  },
+});
+
+for (const [name, status] of [
+  ['suspend', 'suspended'],
+  ['unsuspend', 'active'],
+] as const)
+  registerAdminCommand({
+    name,
+    usage: `${name} <accountId>`,
+    summary:
+      status === 'suspended' ? 'suspend an account (its keys answer 403)' : 'reactivate an account',
+    arity: 1,
+    run: async (app, args) =>
+      presentAdminAccount(
+        await app.get(SetAccountStatusUseCase).execute({ accountId: args.positional[0], status }),
+      ),
+  });
+
+registerAdminCommand({
+  name: 'webhook-secret:rotate',
+  usage: 'webhook-secret:rotate <accountId>',
+  summary: 'give an account a new webhook secret (printed once); the old one stops signing',
+  arity: 1,
+  run: async (app, args) => {
+    const rotated = await app.get(RotateWebhookSecretUseCase).execute(args.positional[0]);
+    return { id: rotated.id, webhook_secret: rotated.webhookSecret };
+  },
+});
+
+registerAdminCommand({
+  name: 'demo',
+  usage: 'demo [--json]',
+  summary: 'create a USD account with balance 10 and an API key (used by npm start)',
+  arity: 0,
+  run: async (app) => {
+    const account = await createAccount(app, {
+      positional: [],
+      flags: { currency: 'USD', balance: '10' },
+    });
+    const key = await createKey(app, { positional: [account.id], flags: { name: 'demo' } });
+    return {
+      account_id: account.id,
+      key: key.key,
+      balance: account.balance,
+      currency: account.currency,
+    };
+  },
+});
+
+registerAdminCommand({
+  name: 'help',
+  usage: 'help',
+  summary: 'list the commands',
+  arity: 0,
+  offline: true,
+  run: async () => ({
+    usage: 'npm run admin -- <command> [arguments]',
+    commands: [
+      ...adminCommands().map((c) => ({ command: c.usage, does: c.summary })),
+      // Dispatched by admin.ts: it prints its own report and exits 1 when the ledger does not hold.
+      {
+        command: 'audit [--json]',
+        does: "check every account's ledger; exit 1 naming each account that does not hold",
+      },
+    ],
+  }),
+});

@@ -1,0 +1,56 @@
+import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
+import { errorBody, httpStatus } from './error-bodies.util';
+import { responseFamily } from './response-family.util';
+
+describe('errorBody', () => {
+  it('routes URLs to their family', () => {
+    expect(responseFamily('/v1/chat/completions')).toBe('chat');
+    expect(responseFamily('/v1/models?x=1')).toBe('chat');
+    expect(responseFamily('/v1/models/local/chat')).toBe('chat');
+    expect(responseFamily('/v1/modelsx')).toBe('v1');
+    expect(responseFamily('/v1/balance')).toBe('v1');
+    expect(responseFamily('/api/v3/models')).toBe('v3');
+    expect(responseFamily('/admin/v1/accounts')).toBe('admin');
+    expect(responseFamily('/elsewhere')).toBe('v1');
+  });
+
+  it('gives every catalogue code a body in every family', () => {
+    for (const code of Object.values(AppErrorCode)) {
+      const error = new AppException(code);
+      const status = APP_ERRORS[code].status;
+      expect(errorBody('v3', error)).toEqual({ code: status, message: error.message, data: null });
+      expect(errorBody('admin', error)).toEqual({ code: status, error: error.message });
+      expect(errorBody('v1', error)).toHaveProperty('code', status);
+      expect(errorBody('chat', error)).toBeDefined();
+    }
+  });
+
+  it('nests exactly the unknown provider and insufficient balance on /v1/', () => {
+    const nested = Object.values(AppErrorCode).filter(
+      (code) =>
+        typeof (errorBody('v1', new AppException(code)) as { error: unknown }).error === 'object',
+    );
+    expect(nested.sort()).toEqual(['insufficient_balance', 'unknown_provider']);
+    expect(errorBody('v1', new AppException(AppErrorCode.InsufficientBalance))).toEqual({
+      code: 402,
+      error: { code: 1300, error: 'Insufficient balance' },
+    });
+  });
+
+  it('answers chat authentication refusals in {code, error} and the rest in the chat shape', () => {
+    for (const code of [
+      AppErrorCode.MissingAuthorization,
+      AppErrorCode.InvalidAuthorizationFormat,
+      AppErrorCode.InvalidApiKey,
+      AppErrorCode.AccountSuspended,
+    ]) {
+      const error = new AppException(code);
+      expect(errorBody('chat', error)).toEqual({ code: httpStatus(error), error: error.message });
+    }
+    expect(
+      errorBody('chat', new AppException(AppErrorCode.InvalidRequest, { fields: ['messages'] })),
+    ).toEqual({
+      error: { message: 'Invalid request', type: 'invalid_request_error', param: 'messages' },
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import type { ChatErrorDto, V1ErrorDto, V3ErrorDto } from '@genhub/contracts/server';
+import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
+import { ResponseFamily } from './response-family.util';
+
+/**
+ * The three error shapes of the contracts (decision 0010): `/v1/` and admin
+ * `{code, error}` (`error` nested `{code, error}` for some codes), `/api/v3/`
+ * the envelope with `data: null`, chat the chat-completions error object.
+ */
+export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto;
+
+/**
+ * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
+ * not compile until it is placed here.
+ */
+const V1_ERROR_FORM = {
+  invalid_request: 'string',
+  unknown_provider: 'nested',
+  missing_authorization: 'string',
+  invalid_authorization_format: 'string',
+  invalid_api_key: 'string',
+  insufficient_balance: 'nested',
+  account_suspended: 'string',
+  content_blocked: 'string',
+  not_found: 'string',
+  model_not_found: 'string',
+  conflict: 'string',
+  payload_too_large: 'string',
+  uri_too_long: 'string',
+  header_fields_too_large: 'string',
+  request_timeout: 'string',
+  upstream_error: 'string',
+  service_unavailable: 'string',
+  internal: 'string',
+} as const satisfies Record<AppErrorCode, 'string' | 'nested'>;
+
+/**
+ * The chat family: the `type` of each code, or `'standard'` for the
+ * authentication refusals, which are answered before the handler runs and so
+ * use `{code, error}` (interface.md, Authentication 6; extensions.md §6).
+ */
+const CHAT_ERROR_TYPE = {
+  invalid_request: 'invalid_request_error',
+  unknown_provider: 'invalid_request_error',
+  missing_authorization: 'standard',
+  invalid_authorization_format: 'standard',
+  invalid_api_key: 'standard',
+  insufficient_balance: 'insufficient_quota',
+  account_suspended: 'standard',
+  content_blocked: 'invalid_request_error',
+  not_found: 'not_found_error',
+  model_not_found: 'invalid_request_error',
+  conflict: 'invalid_request_error',
+  payload_too_large: 'invalid_request_error',
+  uri_too_long: 'invalid_request_error',
+  header_fields_too_large: 'invalid_request_error',
+  request_timeout: 'invalid_request_error',
+  upstream_error: 'api_error',
+  service_unavailable: 'server_error',
+  internal: 'server_error',
+} as const satisfies Record<AppErrorCode, string>;
+
+/** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
+export function httpStatus(error: AppException): number {
+  return APP_ERRORS[error.code].status;
+}
+
+function standardBody(error: AppException): V1ErrorDto {
+  const entry = APP_ERRORS[error.code] as { innerCode?: number };
+  if (V1_ERROR_FORM[error.code] === 'nested' && entry.innerCode !== undefined)
+    return { code: httpStatus(error), error: { code: entry.innerCode, error: error.message } };
+  return { code: httpStatus(error), error: error.message };
+}
+
+/** The one mapping from a catalogue error to the body of a response family. */
+export function errorBody(family: ResponseFamily, error: AppException): ErrorBody {
+  switch (family) {
+    case 'v1':
+      return standardBody(error);
+    case 'admin':
+      return { code: httpStatus(error), error: error.message };
+    case 'v3':
+      return { code: httpStatus(error), message: error.message, data: null };
+    case 'chat': {
+      const type = CHAT_ERROR_TYPE[error.code];
+      if (type === 'standard') return standardBody(error);
+      return {
+        error: {
+          message: error.message,
+          type,
+          param: error.details.param ?? error.details.fields?.[0] ?? null,
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { DynamicModule, INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { ConfigError, HttpConfig, ListenConfig, ShutdownConfig } from '@genhub/config';
+import { HttpMetrics } from '../metrics/http-metrics.util';
+import { MetricsService } from '../metrics/metrics.service';
+import { requestId } from '../logging/logger-options.config';
+import { RequestLog } from '../logging/request-log.util';
+
+export interface BootstrapOptions {
+  service: string;
+  /** Builds the root module from the environment; throws ConfigError on a bad variable. */
+  module: (env: NodeJS.ProcessEnv) => DynamicModule;
+  env: NodeJS.ProcessEnv;
+  /** Extra set-up on the created app (filters, plugins, routes) before listen. */
+  configure?: (app: NestFastifyApplication) => Promise<void> | void;
+  /** Extra Fastify server options (e.g. the gateway's bodyLimit); may throw ConfigError. */
+  fastifyOptions?: (env: NodeJS.ProcessEnv) => FastifyServerOptions;
+}
+
+/**
+ * Starts one service: validated configuration, Fastify, JSON logs, HTTP
+ * metrics, and graceful shutdown (SIGTERM stops intake, lets in-flight work
+ * finish for SHUTDOWN_GRACE_MS, then exits). A service that cannot finish
+ * starting — bad configuration, a dependency that throws, a port in use —
+ * exits 1 with one line on stderr; once up, an unhandled rejection or
+ * exception ends it too (decision 0101).
+ */
+export async function bootstrapService(options: BootstrapOptions): Promise<INestApplication> {
+  try {
+    return await start(options);
+  } catch (error) {
+    process.stderr.write(`${options.service}: failed to start: ${describe(error)}\n`);
+    process.exit(1);
+  }
+}
+
+/** One line: the error's own message (and its code, e.g. EADDRINUSE, when it has one). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.split('\n')[0];
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+async function start(options: BootstrapOptions): Promise<INestApplication> {
+  let rootModule: DynamicModule;
+  let fastifyOptions: FastifyServerOptions = {};
+  try {
+    rootModule = options.module(options.env);
+    fastifyOptions = options.fastifyOptions?.(options.env) ?? {};
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${options.service}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const adapter = new FastifyAdapter({
+    ...fastifyOptions,
+    trustProxy: true,
+    return503OnClosing: true,
+    genReqId: requestId,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+
+  const fastify = app.getHttpAdapter().getInstance();
+  new HttpMetrics(app.get(MetricsService)).install(fastify);
+  new RequestLog(() => PinoLogger.root).install(fastify);
+
+  await options.configure?.(app);
+
+  const grace = app.get(ShutdownConfig).SHUTDOWN_GRACE_MS;
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log(`${signal} received: draining for up to ${grace} ms`);
+      // Whatever is still running after the grace period is handed back: its
+      // queue lock expires and another process picks the job up.
+      setTimeout(() => {
+        logger.warn('grace period over: exiting with work in flight');
+        process.exit(0);
+      }, grace).unref();
+    });
+  }
+  // After an error nobody handled, the process's state is unknown: log it and
+  // exit, as Node would, for the supervisor to restart a clean one (0101).
+  const crash = (kind: string) => (reason: unknown) => {
+    logger.fatal({ err: reason }, `${kind}: exiting`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', crash('unhandled rejection'));
+  process.on('uncaughtException', crash('uncaught exception'));
+
+  const { PORT } = app.get(HttpConfig);
+  await app.listen(PORT, app.get(ListenConfig).HOST);
+  logger.log(`${options.service} listening on port ${PORT}`);
+  return app;
+}
+
+export { ConfigError };

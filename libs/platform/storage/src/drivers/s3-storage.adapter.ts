@@ -1,0 +1,243 @@
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ClientConfig,
+  _Object,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable, pipeline } from 'node:stream';
+import {
+  ObjectStorage,
+  ObjectTooLargeError,
+  PutOptions,
+  StoredObject,
+  StoredStream,
+  resolveRange,
+} from '../object-storage.types';
+import {
+  assertObjectKey,
+  assertObjectPrefix,
+  contentTypeFromKey,
+  keyFromCdnUrl,
+  urlForKey,
+} from '../util/object-key.util';
+import { SizeLimitStream } from '../util/size-limit.util';
+
+export interface S3StorageOptions {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  cdnUrl: string;
+  /** Multipart part size for streamed bodies (S3 minimum 5 MiB). */
+  partSize?: number;
+}
+
+const PART_SIZE = 5 * 1024 * 1024;
+const DELETE_BATCH = 1000;
+
+/**
+ * S3 (AWS, MinIO, any S3-compatible server). Streamed bodies go through
+ * lib-storage's `Upload` (multipart above one part, two parts in flight at
+ * most, so memory stays ~10 MiB per upload); the size limit is enforced on
+ * the stream and an overflow aborts the upload.
+ */
+export class S3Storage implements ObjectStorage {
+  readonly client: S3Client;
+
+  constructor(private readonly options: S3StorageOptions) {
+    const config: S3ClientConfig = {
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      // Without these, S3-compatible servers (s3rver, older MinIO) may store the
+      // aws-chunked framing of streamed bodies as the object itself.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    };
+    if (options.accessKeyId && options.secretAccessKey) {
+      config.credentials = {
+        accessKeyId: options.accessKeyId,
+        secretAccessKey: options.secretAccessKey,
+      };
+    }
+    this.client = new S3Client(config);
+  }
+
+  private get bucket(): string {
+    return this.options.bucket;
+  }
+
+  async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<StoredObject> {
+    assertObjectKey(key);
+    if (Buffer.isBuffer(body)) {
+      if (options.maxBytes !== undefined && body.length > options.maxBytes) {
+        throw new ObjectTooLargeError(options.maxBytes);
+      }
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: body,
+          ContentLength: body.length,
+          ContentType: options.contentType,
+          CacheControl: options.cacheControl,
+        }),
+      );
+      return { key, size: body.length, contentType: options.contentType, lastModified: new Date() };
+    }
+
+    const startedAt = Date.now();
+    const limiter = new SizeLimitStream(options.maxBytes);
+    // Errors of the source (client went away) reach the limiter, which fails the upload.
+    pipeline(body, limiter, () => undefined);
+    const upload = new Upload({
+      client: this.client,
+      params: {
+        Bucket: this.bucket,
+        Key: key,
+        Body: limiter,
+        ContentType: options.contentType,
+        CacheControl: options.cacheControl,
+      },
+      partSize: this.options.partSize ?? PART_SIZE,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      await upload.abort().catch(() => undefined);
+      await this.removeIfWrittenSince(key, startedAt);
+      throw limiter.destroyed && limiter.errored ? limiter.errored : error;
+    }
+    return { key, size: limiter.bytes, contentType: options.contentType, lastModified: new Date() };
+  }
+
+  async get(
+    key: string,
+    range?: { start: number; end?: number },
+  ): Promise<StoredStream | undefined> {
+    const object = await this.stat(key);
+    if (!object) return undefined;
+    const served = range ? resolveRange(range, object.size) : undefined;
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: served ? `bytes=${served.start}-${served.end}` : undefined,
+        }),
+      );
+      return { ...object, body: out.Body as Readable, range: served };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | undefined> {
+    assertObjectKey(key);
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        key,
+        size: out.ContentLength ?? 0,
+        contentType: out.ContentType ?? contentTypeFromKey(key),
+        lastModified: out.LastModified,
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    keys.forEach(assertObjectKey);
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH);
+      const out = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (failed.length) {
+        throw new Error(
+          `could not delete ${failed.length} object(s): ${failed[0].Code} ${failed[0].Message}`,
+        );
+      }
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    let deleted = 0;
+    for await (const page of this.pages(prefix)) {
+      const keys = page.map((o) => o.Key as string);
+      await this.delete(keys);
+      deleted += keys.length;
+    }
+    return deleted;
+  }
+
+  async *listOlderThan(prefix: string, before: Date): AsyncIterable<string> {
+    for await (const page of this.pages(prefix)) {
+      for (const object of page) {
+        if (object.LastModified && object.LastModified < before) yield object.Key as string;
+      }
+    }
+  }
+
+  urlFor(key: string): string {
+    return urlForKey(this.options.cdnUrl, key);
+  }
+
+  keyFromUrl(url: string): string | undefined {
+    return keyFromCdnUrl(this.options.cdnUrl, url);
+  }
+
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  /** Pages of up to 1000 objects under a prefix (ListObjectsV2 with continuation tokens). */
+  private async *pages(prefix: string): AsyncGenerator<_Object[]> {
+    assertObjectPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const out = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix || undefined,
+          ContinuationToken: token,
+        }),
+      );
+      const contents = (out.Contents ?? []).filter((o) => o.Key);
+      if (contents.length) yield contents;
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** After a failed put: delete the key only if an object was written by this put (never an older one). */
+  private async removeIfWrittenSince(key: string, startedAt: number): Promise<void> {
+    const object = await this.stat(key).catch(() => undefined);
+    const written = object?.lastModified?.getTime() ?? 0;
+    // LastModified has one-second precision.
+    if (object && written >= Math.floor(startedAt / 1000) * 1000) {
+      await this.delete([key]).catch(() => undefined);
+    }
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}

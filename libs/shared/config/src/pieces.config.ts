@@ -1,0 +1,313 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator';
+
+/** Keys a piece marks sensitive are never printed (config dumps, error lines). */
+export const SENSITIVE_KEYS = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'S3_SECRET_ACCESS_KEY',
+  'ADMIN_TOKEN',
+  'API_KEY_PEPPER',
+]);
+
+const URL_OPTS = { require_tld: false, require_protocol: true } as const;
+
+export class HttpConfig {
+  /** Each app has its own default port (gateway 3000, workers 3001–3003). */
+  @ToInt()
+  @IsInt({ message: 'must be an integer from 1 to 65535' })
+  @Min(1)
+  @Max(65535)
+  PORT!: number;
+
+  /** Body limit of JSON requests, in bytes. */
+  @ToInt()
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
+  BODY_LIMIT_BYTES = 1024 * 1024;
+}
+
+export class LogConfig {
+  @EmptyAsUnset()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+}
+
+export class ShutdownConfig {
+  /** How long SIGTERM waits for in-flight work before closing anyway. */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS = 25_000;
+}
+
+export class DatabaseConfig {
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection string' })
+  DATABASE_URL!: string;
+
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+}
+
+export class RedisConfig {
+  @EmptyAsUnset()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * Prefix of every BullMQ key and pub/sub channel; tests use their own. On a
+   * Redis Cluster wrap it in a hash tag (`{genhub}`) so each queue's keys share
+   * one slot, as BullMQ requires.
+   */
+  @EmptyAsUnset()
+  @Matches(/^(?:[A-Za-z0-9_-]{1,40}|\{[A-Za-z0-9_-]{1,40}\})$/, {
+    message:
+      'must be 1–40 letters, digits, - or _, optionally wrapped in {} (a Redis Cluster hash tag)',
+  })
+  QUEUE_PREFIX = 'genhub';
+}
+
+export class StorageConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsUrl(URL_OPTS)
+  S3_ENDPOINT?: string;
+
+  @EmptyAsUnset()
+  @ValidateIf((c: StorageConfig) => !!c.S3_ENDPOINT)
+  @IsString()
+  @MinLength(3)
+  S3_BUCKET?: string;
+
+  @EmptyAsUnset()
+  @IsString()
+  S3_REGION = 'us-east-1';
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  @ToBool()
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+
+  /** Local-disk driver's root (used when S3_ENDPOINT is unset). */
+  @EmptyAsUnset()
+  @IsString()
+  STORAGE_DIR = '.data/objects';
+
+  /** The gateway's public address, used for the default CDN_URL. */
+  @EmptyAsUnset()
+  @IsUrl(URL_OPTS)
+  PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsUrl(URL_OPTS)
+  CDN_URL?: string;
+
+  get cdnUrl(): string {
+    return (this.CDN_URL ?? `${this.PUBLIC_BASE_URL.replace(/\/$/, '')}/cdn`).replace(/\/$/, '');
+  }
+
+  get usesS3(): boolean {
+    return !!this.S3_ENDPOINT;
+  }
+}
+
+export class AdminConfig {
+  /** Unset: the admin API answers 404 everywhere. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+}
+
+export class SecurityConfig {
+  /** Key of the API-key hash (HMAC-SHA256). Changing it invalidates every key. */
+  @EmptyAsUnset()
+  @IsString()
+  @MinLength(16)
+  API_KEY_PEPPER = 'genhub-default-pepper-change-me';
+
+  @ToBool()
+  @IsBoolean()
+  ALLOW_PRIVATE_NETWORK_URLS = false;
+}
+
+export class TaskConfig {
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  SYNC_TIMEOUT_MS = 600_000;
+
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TASK_CONCURRENCY = 50;
+
+  @ToBool()
+  @IsBoolean()
+  ENABLE_SIMULATOR = true;
+
+  /** The offline generators of the `local` provider (image, speech, video). */
+  @ToBool()
+  @IsBoolean()
+  ENABLE_LOCAL_MODELS = true;
+
+  /** BullMQ lock of a running task job; a worker silent this long is presumed dead and its job re-run. */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  TASK_LOCK_MS = 30_000;
+
+  @ToList()
+  @IsString({ each: true })
+  CONTENT_BLOCKLIST: string[] = [];
+}
+
+/** The task-worker's stuck-task sweeper (decision 0023). */
+export class StuckTaskSweepConfig {
+  /** How often each task-worker tries to sweep (one at a time, by a PostgreSQL advisory lock). */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  STUCK_TASK_SWEEP_INTERVAL_MS = 60_000;
+
+  /**
+   * A task is stuck once it has been processing (since its last claim), or
+   * waiting in `created` (since submit), for its time limit plus this long.
+   * Covers queue waits and stalled-job recovery (a few TASK_LOCK_MS).
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3_600_000)
+  STUCK_TASK_GRACE_MS = 600_000;
+}
+
+export class ProvidersConfig {
+  /** JSON file of upstream providers and their models (docs/providers.example.json); unset: only `local`. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  PROVIDERS_FILE?: string;
+
+  /**
+   * The environment, kept (frozen, not enumerable) for the variables a providers
+   * file names as `api_key_env`: their names are only known once the file is read.
+   */
+  static readonly keepsEnvironment = true;
+  declare readonly environment: Readonly<Record<string, string | undefined>>;
+}
+
+export class WebhookConfig {
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  WEBHOOK_TIMEOUT_MS = 30_000;
+
+  @ToIntList()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  WEBHOOK_RETRY_DELAYS_MS: number[] = [0, 2000, 4000];
+
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_CONCURRENCY = 200;
+
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_PER_HOST_CONCURRENCY = 10;
+}
+
+export class ListenConfig {
+  /** Interface to bind; 0.0.0.0 in containers, 127.0.0.1 to stay local. */
+  @EmptyAsUnset()
+  @IsString()
+  HOST = '0.0.0.0';
+}
+
+export class LedgerAuditConfig {
+  /**
+   * The audit flags an open reservation older than this: the longest a task can
+   * take (queue wait + the 10-minute model limit + worker retries) plus a margin.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  LEDGER_AUDIT_HORIZON_MS = 3_600_000;
+
+  /**
+   * The billing app runs the audit this often and exposes its result as
+   * metrics (the ledger-audit alert reads them); 0 turns the periodic run off.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3_600_000)
+  LEDGER_AUDIT_INTERVAL_MS = 900_000;
+}
+
+export class TracingConfig {
+  /** OpenTelemetry tracing (http, pg, ioredis spans over OTLP/HTTP); off costs nothing. */
+  @ToBool()
+  @IsBoolean()
+  OTEL_ENABLED = false;
+
+  /** OTLP/HTTP base URL; spans go to `<endpoint>/v1/traces`. */
+  @EmptyAsUnset()
+  @IsUrl(URL_OPTS)
+  OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:4318';
+
+  /** Defaults to the app's name (gateway, task-worker, webhook-dispatcher, billing). */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+}
+
+export class ChatConfig {
+  /** Exposes the offline `local/chat` model on the chat endpoints. */
+  @ToBool()
+  @IsBoolean()
+  ENABLE_LOCAL_CHAT = true;
+}

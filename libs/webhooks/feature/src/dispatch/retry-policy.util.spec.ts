@@ -1,0 +1,26 @@
+import { afterFailedAttempt } from './retry-policy.util';
+
+describe('afterFailedAttempt', () => {
+  const delays = [0, 2000, 4000];
+  it('schedules attempt 2 after 2 s, attempt 3 after 4 s, then gives up', () => {
+    expect(afterFailedAttempt(1, delays)).toEqual({ retry: true, nextAttempt: 2, delayMs: 2000 });
+    expect(afterFailedAttempt(2, delays)).toEqual({ retry: true, nextAttempt: 3, delayMs: 4000 });
+    expect(afterFailedAttempt(3, delays)).toEqual({ retry: false });
+  });
+  it('makes a single attempt when one delay is configured', () => {
+    expect(afterFailedAttempt(1, [0])).toEqual({ retry: false });
+  });
+  it('gives a replayed round starting at attempt 4 the same delays, numbered on', () => {
+    expect(afterFailedAttempt(4, delays, 4)).toEqual({
+      retry: true,
+      nextAttempt: 5,
+      delayMs: 2000,
+    });
+    expect(afterFailedAttempt(5, delays, 4)).toEqual({
+      retry: true,
+      nextAttempt: 6,
+      delayMs: 4000,
+    });
+    expect(afterFailedAttempt(6, delays, 4)).toEqual({ retry: false });
+  });
+});

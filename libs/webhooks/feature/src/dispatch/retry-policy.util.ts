@@ -1,0 +1,18 @@
+/**
+ * Attempt n (1-based) is made `delays[n-1]` ms after the end of attempt n-1
+ * (extensions.md §6); there are `delays.length` attempts in all. A replayed
+ * delivery (`webhooks:replay`) starts a new round at `firstAttempt`: its
+ * attempts keep counting up in the log, and the round gets the same delays.
+ */
+export type RetryDecision =
+  { retry: true; nextAttempt: number; delayMs: number } | { retry: false };
+
+export function afterFailedAttempt(
+  attempt: number,
+  delaysMs: readonly number[],
+  firstAttempt = 1,
+): RetryDecision {
+  const inRound = attempt - firstAttempt + 1;
+  if (inRound >= delaysMs.length) return { retry: false };
+  return { retry: true, nextAttempt: attempt + 1, delayMs: delaysMs[inRound] };
+}
