@@ -52,10 +52,13 @@ function occupy(port: number): Promise<Server> {
   });
 }
 
-/** Four consecutive ports nobody uses now (PORT and the three after it). */
+/**
+ * Four consecutive ports nobody uses now (PORT and the three after it), below
+ * the kernel's ephemeral range (32768+) so no client socket takes one meanwhile.
+ */
 async function freeBase(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const held: Server[] = [];
     try {
       for (let i = 0; i < 4; i++) held.push(await occupy(base + i));

@@ -8,8 +8,9 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { redisConnection } from '@genhub/queue';
 import {
-  BuiltApp,
   buildAppForTest,
+  BuiltApp,
+  closedPort,
   createTestDatabase,
   deleteQueuePrefix,
   dropTestDatabase,
@@ -135,8 +136,9 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     const account = await admin('create-account', '--balance', '5');
     accountId = account.json.id;
     secret = account.json.webhook_secret;
-    start('task-worker', 39211);
-    start('webhook-dispatcher', 39212);
+    // Free ports of their own: a fixed one may be taken, and an app that cannot listen exits (0101).
+    start('task-worker', await closedPort());
+    start('webhook-dispatcher', await closedPort());
   }, 120_000);
 
   afterAll(async () => {
