@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { JOB_OPTIONS, jobIdFor, redisConnection } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import { buildAppForTest, BuiltApp, insertTask } from '@genhub/testing';
+import { buildAppForTest, BuiltApp, closedPort, insertTask } from '@genhub/testing';
 
 const root = join(__dirname, '../../../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -108,7 +108,7 @@ describe('task-worker process', () => {
 
   it('SIGTERM lets the task in flight finish within SHUTDOWN_GRACE_MS, then exits', async () => {
     const t = await queuedTask(1500, 'sigterm');
-    const worker = startWorker(39103, { SHUTDOWN_GRACE_MS: '10000' });
+    const worker = startWorker(await closedPort(), { SHUTDOWN_GRACE_MS: '10000' });
     expect((await untilStatus(t, 'processing', CLAIM_WINDOW_MS))?.status).toBe('processing');
     const signalled = Date.now();
     worker.kill('SIGTERM');
@@ -122,14 +122,14 @@ describe('task-worker process', () => {
     // The run (10 s) is far longer than the grace (500 ms) plus a slow exit,
     // so an exit within 5 s can only mean the worker stopped waiting for it.
     const t = await queuedTask(10_000, 'handback');
-    const worker = startWorker(39104, { SHUTDOWN_GRACE_MS: '500' });
+    const worker = startWorker(await closedPort(), { SHUTDOWN_GRACE_MS: '500' });
     expect((await untilStatus(t, 'processing', CLAIM_WINDOW_MS))?.status).toBe('processing');
     const signalled = Date.now();
     worker.kill('SIGTERM');
     await exited(worker);
     expect(Date.now() - signalled).toBeLessThan(5000);
     expect((await statusOf(t.accountId, t.id))?.status).toBe('processing');
-    const next = startWorker(39105);
+    const next = startWorker(await closedPort());
     const done = await untilStatus(t, 'completed', CLAIM_WINDOW_MS + 10_000);
     expect(done).toMatchObject({ status: 'completed', attempt: 2 });
     next.kill('SIGKILL'); // it must not take the next test's job
@@ -157,13 +157,13 @@ describe('task-worker process', () => {
       { ...JOB_OPTIONS['run-task'], jobId: jobIdFor('run-task', id) },
     );
 
-    const first = startWorker(39101);
+    const first = startWorker(await closedPort());
     const t = { accountId, id };
     expect((await untilStatus(t, 'processing', CLAIM_WINDOW_MS))?.status).toBe('processing');
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
-    startWorker(39102);
+    startWorker(await closedPort());
     const task = await untilStatus(t, 'completed', CLAIM_WINDOW_MS + 10_000);
     expect(task?.status).toBe('completed');
     expect(task?.attempt).toBe(2);
@@ -214,7 +214,7 @@ describe('task-worker process', () => {
         { ...JOB_OPTIONS['run-task'], jobId: jobIdFor('run-task', run.id) },
       );
     }
-    startWorker(39103);
+    startWorker(await closedPort());
     const files: Buffer[] = [];
     for (const run of runs) {
       let task = await statusOf(accountId, run.id);

@@ -664,7 +664,7 @@ export interface components {
         };
         ChatCompletionChoice: {
             index: number;
-            message: components["schemas"]["ChatMessage"];
+            message: components["schemas"]["ChatCompletionMessage"];
             /** @enum {string} */
             finish_reason: "stop" | "length" | "content_filter";
         };
@@ -694,6 +694,11 @@ export interface components {
             /** @enum {string} */
             role?: "assistant";
             content?: string;
+        };
+        ChatCompletionMessage: {
+            /** @enum {string} */
+            role: "assistant";
+            content: string;
         };
         ChatCompletionRequest: {
             /** @description A chat model id from `GET /v1/models`. */

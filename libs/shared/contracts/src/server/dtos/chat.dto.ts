@@ -57,6 +57,16 @@ export class ChatMessageDto {
   name?: string;
 }
 
+/** The answer's message: always the assistant's, its content always a string. */
+@ApiSchema({ name: 'ChatCompletionMessage' })
+export class ChatCompletionMessageDto {
+  @ApiProperty({ enum: ['assistant'] })
+  role!: 'assistant';
+
+  @ApiProperty()
+  content!: string;
+}
+
 /** `stream_options` of a streaming request. */
 @ApiSchema({ name: 'ChatStreamOptions' })
 export class ChatStreamOptionsDto {
@@ -187,8 +197,8 @@ export class ChatCompletionChoiceDto {
   @ApiProperty({ type: 'integer' })
   index!: number;
 
-  @ApiProperty({ type: () => ChatMessageDto })
-  message!: ChatMessageDto;
+  @ApiProperty({ type: () => ChatCompletionMessageDto })
+  message!: ChatCompletionMessageDto;
 
   @ApiProperty({ enum: ['stop', 'length', 'content_filter'] })
   finish_reason!: 'stop' | 'length' | 'content_filter';
