@@ -12,10 +12,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function appProcesses(env, log) {
   const procs = {};
+  // Exits nobody asked for: an app that crashed (e.g. on an unhandled rejection, decision 0101).
+  const crashes = [];
   const start = async (app) => {
-    procs[app] = spawn(process.execPath, [entry(app)], {
+    const child = spawn(process.execPath, [entry(app)], {
       env: { ...env, PORT: String(PORTS[app]) },
       stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    procs[app] = child;
+    child.once('exit', (code, sig) => {
+      if (child.expectedExit) return;
+      crashes.push(`${app} (${sig ?? code})`);
+      log(`${app} exited unexpectedly (${sig ?? code})`);
     });
     procs[app].stderr.on('data', (d) => {
       const line = String(d).trim();
@@ -36,10 +44,12 @@ export function appProcesses(env, log) {
       const p = procs[app];
       if (!p || p.exitCode !== null || p.signalCode !== null) return resolve();
       p.once('exit', resolve);
+      p.expectedExit = true;
       p.kill(sig);
     });
   return {
     start,
+    crashes,
     async startAll() {
       for (const app of Object.keys(PORTS)) await start(app);
     },

@@ -206,6 +206,7 @@ try {
     ).length,
     webhook_deliveries_total: [...receiver.deliveries.values()].reduce((a, b) => a + b, 0),
     audit_exit_code: audit.status,
+    apps_crashed: apps.crashes.length,
   };
   console.log(JSON.stringify(counts, null, 2));
   const ok =
@@ -215,10 +216,11 @@ try {
     counts.ledger_state_mismatches === 0 &&
     counts.open_reservations === 0 &&
     counts.webhook_tasks_without_delivery === 0 &&
-    counts.audit_exit_code === 0;
+    counts.audit_exit_code === 0 &&
+    counts.apps_crashed === 0;
   if (!ok)
     log(
-      `FAILED${audit.status ? `; audit said: ${(audit.stdout + audit.stderr).trim().slice(0, 500)}` : ''}`,
+      `FAILED${apps.crashes.length ? `; crashed: ${apps.crashes.join(', ')}` : ''}${audit.status ? `; audit said: ${(audit.stdout + audit.stderr).trim().slice(0, 500)}` : ''}`,
     );
   else
     log(
