@@ -6,3 +6,4 @@ export * from './recovery/recovery-queues.service';
 export * from './recovery/recovery.repository';
 export * from './recovery/replay-webhooks.use-case';
 export * from './recovery/requeue-open-tasks.use-case';
+export * from './webhooks/webhook-delivery.provider';

@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
+import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { ChatFeatureModule, TasksFeatureModule } from '@genhub/tasks-feature';
 import { ledgerChat, ledgerReservation, ledgerSettlement } from './ledger/ledger-ports.providers';
 import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+import { webhookDelivery } from './webhooks/webhook-delivery.provider';
 
 /**
  * A task's whole flow across domains, one entry per app: the tasks domain
@@ -36,8 +38,9 @@ export class TaskFlowModule {
       module: TaskFlowModule,
       imports: [
         TasksFeatureModule.forWorker({
-          imports: [BillingDataAccessModule],
+          imports: [BillingDataAccessModule, WebhooksDataAccessModule],
           settlement: ledgerSettlement,
+          webhookDelivery,
         }),
       ],
       exports: [TasksFeatureModule],

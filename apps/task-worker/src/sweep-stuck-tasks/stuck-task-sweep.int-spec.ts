@@ -169,8 +169,14 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
       });
       expect(await queues.billing.getJob(`settle-${t.id}`)).toBeUndefined();
     }
+    // The webhook job carries ids; its delivery, with the body, was opened by the sweep's statement.
     const hook = await until(() => queues.webhooks.getJob(`webhook-${hung.id}`));
-    expect(hook.data.payload).toMatchObject({
+    expect(hook.data).toMatchObject({ v: 2, taskId: hung.id, accountId: hung.accountId });
+    const [delivery]: { body: string }[] = await ds.query(
+      `SELECT body FROM webhooks.deliveries WHERE task_id = $1`,
+      [hung.id],
+    );
+    expect(JSON.parse(delivery.body)).toMatchObject({
       id: hung.id,
       status: 'failed',
       code: 5004,

@@ -15,6 +15,7 @@ import {
 import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
 import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { WorkerModule } from '../worker.module';
+import { DataSource } from 'typeorm';
 
 jest.setTimeout(60_000);
 
@@ -302,6 +303,26 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       expect(log.status).toBe('abandoned');
       expect(log.attemptLog.map((a) => a.statusCode)).toEqual([307, 307, 307]);
       expect(target.requests).toHaveLength(0);
+    });
+
+    it('delivers an ids-only job (version 2) with the body of its delivery row, the same bytes on every attempt', async () => {
+      const r = await receiver({ kind: 'status', status: 500 });
+      const taskId = randomUUID();
+      const body = JSON.stringify(completedPayload(taskId));
+      // What a run's terminal statement writes: the delivery, with its body.
+      const opened = d.deliveries.deliveryCte({ taskId, accountId, url: r.url, body }, 'true');
+      await d.moduleRef
+        .get(DataSource)
+        .query(`WITH ${opened.sql} SELECT count(*) FROM ${opened.yields}`, opened.params);
+      await d.enqueue({ v: 2, taskId, accountId });
+      await until(() => r.requests.length >= 2, 5000);
+      r.behaviour = { kind: 'status', status: 204 };
+      const log = await d.settled(accountId, taskId);
+      expect(log.status).toBe('delivered');
+      expect(r.requests.map((q) => q.body)).toEqual(Array(r.requests.length).fill(body));
+      // Retries carry ids too: the bytes come from the row.
+      const retry = await d.queue.getJob(`webhook-${taskId}-2`);
+      expect(retry?.data).toEqual({ v: 2, taskId, accountId, attempt: 2 });
     });
 
     it('succeeds on a later attempt when the receiver recovers', async () => {

@@ -22,6 +22,10 @@ describe('parseJob', () => {
     expect(parseJob({ name: 'settle-task', data: settle }, [JobName.SettleTask]).data).toEqual(
       settle,
     );
+    const ids = { v: 2, taskId, accountId, attempt: 2 };
+    expect(parseJob({ name: 'deliver-webhook', data: ids }, [JobName.DeliverWebhook]).data).toBe(
+      ids,
+    );
     const retry = { ...webhook, attempt: 3, firstAttempt: 2, body: '{}' };
     expect(parseJob({ name: 'deliver-webhook', data: retry }, [JobName.DeliverWebhook]).data).toBe(
       retry,
@@ -33,6 +37,7 @@ describe('parseJob', () => {
     ['another queue’s job', 'settle-task', { v: 1, taskId }, /unknown job settle-task/],
     ['a payload that is not an object', 'run-task', 'x', /payload is not an object/],
     ['an unknown version', 'run-task', { v: 2, taskId }, /unsupported version 2/],
+    ['a version from the future', 'run-task', { v: 3, taskId }, /unsupported version 3/],
     ['a task id that is not a UUID', 'run-task', { v: 1, taskId: 'x' }, /taskId must be a UUID/],
   ])('fails %s for good', (_what, name, data, message) => {
     const parse = () => parseJob({ name, data }, [JobName.RunTask]);

@@ -23,7 +23,9 @@ export function parseJob<N extends JobName>(
   };
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     return fail('payload is not an object');
-  if (data.v !== 1) return fail(`unsupported version ${String(data.v)}`);
+  // Version 2 exists only for deliver-webhook (ids only); every other job is still version 1.
+  const versions = name === JobName.DeliverWebhook ? [1, 2] : [1];
+  if (!versions.includes(data.v as number)) return fail(`unsupported version ${String(data.v)}`);
   const uuid = (field: string) => {
     if (typeof data[field] !== 'string' || !isUUID(data[field])) fail(`${field} must be a UUID`);
   };
@@ -44,10 +46,12 @@ export function parseJob<N extends JobName>(
       break;
     case JobName.DeliverWebhook: {
       uuid('accountId');
-      if (typeof data.url !== 'string') fail('url must be a string');
-      const payload = data.payload as { id?: unknown } | null;
-      if (typeof payload !== 'object' || payload === null || payload.id !== data.taskId)
-        fail('payload must be the webhook body of the task');
+      if (data.v === 1) {
+        if (typeof data.url !== 'string') fail('url must be a string');
+        const payload = data.payload as { id?: unknown } | null;
+        if (typeof payload !== 'object' || payload === null || payload.id !== data.taskId)
+          fail('payload must be the webhook body of the task');
+      }
       optional('attempt', positiveInt, 'must be an integer ≥ 1');
       optional('body', (v) => typeof v === 'string', 'must be a string');
       optional(

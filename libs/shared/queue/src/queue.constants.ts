@@ -33,26 +33,30 @@ export interface SettleTaskJob {
   outcome: 'capture' | 'release';
 }
 /**
- * One delivery attempt. The webhook body is snapshotted when the task turns
- * terminal (it is the same on every attempt), so the dispatcher needs nothing
- * from the tasks domain. The task flow enqueues the first attempt (job id
- * `webhook-<taskId>`); the dispatcher enqueues each retry itself, with the
- * attempt number and the body serialized on the first attempt, so every
- * attempt sends identical bytes.
+ * One delivery attempt, by ids (version 2): the URL and the body every attempt
+ * sends live in the delivery row that the run's terminal statement opened
+ * (decision 0105). The first job has id `webhook-<taskId>`; the dispatcher
+ * enqueues each retry itself with its attempt number.
+ *
+ * Version 1 jobs, enqueued before deliveries held their body, carry `url`,
+ * the `payload` and, on retries, the serialized `body`; they are still
+ * delivered as they say.
  */
 export interface DeliverWebhookJob {
-  v: 1;
+  v: 1 | 2;
   taskId: string;
   requestId?: string;
   accountId: string;
-  url: string;
-  payload: WebhookPayload;
   /** 1-based; absent on the first job. */
   attempt?: number;
-  /** The JSON body as sent on attempt 1. */
-  body?: string;
   /** The first attempt of this round: absent (1) unless `webhooks:replay` reopened the delivery. */
   firstAttempt?: number;
+  /** Version 1 only: the receiver. */
+  url?: string;
+  /** Version 1 only: the webhook body as an object. */
+  payload?: WebhookPayload;
+  /** Version 1 only: the JSON body as sent on attempt 1. */
+  body?: string;
 }
 
 /** interface.md, "Events": exactly these keys, for success and failure alike. */

@@ -85,17 +85,20 @@ export class ReplayWebhooksUseCase {
         const claimed = await dataSource.transaction(async (manager) => {
           const attempts = await deliveries.claimForReplay(
             manager,
-            { taskId: task.id, accountId: task.accountId, url: task.webhookUrl as string },
+            {
+              taskId: task.id,
+              accountId: task.accountId,
+              url: task.webhookUrl as string,
+              body: JSON.stringify(toWebhookPayload(task)),
+            },
             seen,
           );
           if (attempts === undefined) return false;
           const firstAttempt = attempts + 1;
           const job: DeliverWebhookJob = {
-            v: 1,
+            v: 2,
             taskId: task.id,
             accountId: task.accountId,
-            url: task.webhookUrl as string,
-            payload: toWebhookPayload(task),
             attempt: firstAttempt,
             firstAttempt,
           };

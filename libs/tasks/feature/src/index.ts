@@ -1,6 +1,7 @@
 export * from './ports/media-fetcher.port';
 export * from './ports/reservation.port';
 export * from './ports/settlement.port';
+export * from './ports/webhook-delivery.port';
 export * from './services/estimated-duration.service';
 export * from './services/storage-media-fetcher.service';
 export * from './services/outbox-relay.service';

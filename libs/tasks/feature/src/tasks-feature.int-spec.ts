@@ -29,6 +29,7 @@ import {
   ReservationShortfall,
 } from './ports/reservation.port';
 import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
+import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from './ports/webhook-delivery.port';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { TasksFeatureModule } from './tasks-feature.module';
 import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/testing';
@@ -75,6 +76,17 @@ const settlement: SettlementPort = {
       RETURNING task_id)`,
     params: [request.taskId, request.status],
     yields: 'settled',
+  }),
+};
+
+/** Records each webhook delivery the terminal statement opens, only if that statement won. */
+const webhookDelivery: WebhookDeliveryPort = {
+  deliveryCte: (request, when) => ({
+    sql: `delivery_opened AS (
+      INSERT INTO public.test_deliveries (task_id, url, body) SELECT $1::uuid, $2, $3 WHERE ${when}
+      RETURNING task_id)`,
+    params: [request.taskId, request.url, request.body],
+    yields: 'delivery_opened',
   }),
 };
 
@@ -126,6 +138,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
         }),
         TasksFeatureModule.forWorker({
           settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
+          webhookDelivery: { provide: WEBHOOK_DELIVERY_PORT, useValue: webhookDelivery },
         }),
       ],
     })
@@ -144,6 +157,9 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     );
     await ds.query(
       `CREATE TABLE IF NOT EXISTS public.test_settlements (task_id uuid NOT NULL, outcome text NOT NULL)`,
+    );
+    await ds.query(
+      `CREATE TABLE IF NOT EXISTS public.test_deliveries (task_id uuid NOT NULL, url text NOT NULL, body text NOT NULL)`,
     );
   });
 
@@ -306,12 +322,19 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     // Captured by the run's terminal statement, once: no settle job.
     expect(await settlementsOf(ack.id)).toEqual(['completed']);
     expect(await queues.billing.getJob(`settle-${ack.id}`)).toBeUndefined();
+    // The delivery job carries ids; the delivery (URL and body) was opened by the same statement.
     const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
-    expect(hook.data.url).toBe('https://example.com/hook?x=1');
-    expect(Object.keys(hook.data.payload).sort()).toEqual(
+    expect(hook.data).toEqual({ v: 2, taskId: ack.id, accountId });
+    const [delivery]: { url: string; body: string }[] = await ds.query(
+      `SELECT url, body FROM public.test_deliveries WHERE task_id = $1`,
+      [ack.id],
+    );
+    expect(delivery.url).toBe('https://example.com/hook?x=1');
+    const payload = JSON.parse(delivery.body) as Record<string, unknown>;
+    expect(Object.keys(payload).sort()).toEqual(
       ['code', 'created_at', 'error', 'id', 'input', 'model', 'outputs', 'status'].sort(),
     );
-    expect(hook.data.payload).toMatchObject({
+    expect(payload).toMatchObject({
       status: 'completed',
       outputs: body.outputs,
       input: { prompt: 'three', num_outputs: 3 },

@@ -35,6 +35,8 @@ export interface TasksWorkerOptions {
   imports?: ModuleMetadata['imports'];
   /** Binds SETTLEMENT_PORT. */
   settlement: Provider;
+  /** Binds WEBHOOK_DELIVERY_PORT. */
+  webhookDelivery: Provider;
 }
 
 /**
@@ -66,6 +68,7 @@ export class TasksFeatureModule {
       imports: [ProvidersModule, TasksDataAccessModule, ...(options.imports ?? [])],
       providers: [
         options.settlement,
+        options.webhookDelivery,
         OutboxRelay,
         TaskCancellation,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },

@@ -31,6 +31,7 @@ import {
 } from '@genhub/testing';
 import { RESERVATION_PORT, ReservationPort, ReservationRequest } from './ports/reservation.port';
 import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
+import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from './ports/webhook-delivery.port';
 import { TasksFeatureModule } from './tasks-feature.module';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
@@ -63,6 +64,13 @@ const settlement: SettlementPort = {
     params: [request.taskId, request.status],
     yields: 'settled',
   }),
+};
+
+/** No task here asks for a webhook: a delivery opened would be a bug. */
+const webhookDelivery: WebhookDeliveryPort = {
+  deliveryCte: () => {
+    throw new Error('no webhook expected');
+  },
 };
 
 /** Channel fall-over through the real worker path: providers file → catalogue → RunTaskUseCase. */
@@ -129,6 +137,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
         }),
         TasksFeatureModule.forWorker({
           settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
+          webhookDelivery: { provide: WEBHOOK_DELIVERY_PORT, useValue: webhookDelivery },
         }),
       ],
     })

@@ -30,6 +30,16 @@ export interface CreatedTask {
 }
 
 /** A terminal write that won, with the outbox rows written by the same statement. */
+/**
+ * Writes of other domains joined to a terminal statement, each given the
+ * condition "the terminal write won": the reservation's settlement, and the
+ * webhook delivery (with its body) when the task asked for one.
+ */
+export interface JoinedWrites {
+  settle?: (when: string) => SqlFragment;
+  deliver?: (when: string) => SqlFragment;
+}
+
 export interface FinishedTask {
   task: TaskEntity;
   outbox: OutboxRow[];
@@ -262,10 +272,10 @@ export class TaskRepository {
     attempt: number,
     fields: CompletedFields,
     announce: OutboxItem[],
-    settle?: (when: string) => SqlFragment,
+    joined: JoinedWrites = {},
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'completed', id, attempt, announce, settle, [
+    return this.finish(manager, 'completed', id, attempt, announce, joined, [
       `code = 0, error = NULL, outputs = $5, output_keys = $6, timings = $7`,
       [
         JSON.stringify(fields.outputs),
@@ -281,10 +291,10 @@ export class TaskRepository {
     attempt: number | null,
     fields: FailedFields,
     announce: OutboxItem[],
-    settle?: (when: string) => SqlFragment,
+    joined: JoinedWrites = {},
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'failed', id, attempt, announce, settle, [
+    return this.finish(manager, 'failed', id, attempt, announce, joined, [
       `code = $5, error = $6, outputs = '[]'::jsonb, timings = $7`,
       [fields.code, fields.error, fields.timings ? JSON.stringify(fields.timings) : null],
     ]);
@@ -292,8 +302,8 @@ export class TaskRepository {
 
   /**
    * ONE statement: the conditional terminal update and, if it won, the outbox
-   * rows and the settlement (`settle`: CTEs from the billing side, given the
-   * condition "the update won").
+   * rows and the joined writes of other domains (the settlement, the webhook
+   * delivery), each given the condition "the update won".
    */
   private async finish(
     manager: EntityManager,
@@ -301,22 +311,32 @@ export class TaskRepository {
     id: string,
     attempt: number | null,
     announce: OutboxItem[],
-    settle: ((when: string) => SqlFragment) | undefined,
+    joined: JoinedWrites,
     [set, params]: [string, unknown[]],
   ): Promise<FinishedTask | undefined> {
     const own = [id, allowedSources(to), attempt, outboxParam(announce), ...params];
-    const settlement = settle?.('EXISTS (SELECT 1 FROM t)');
+    const won = 'EXISTS (SELECT 1 FROM t)';
+    const settlement = joined.settle?.(won);
+    const delivery = joined.deliver?.(won);
+    // Each fragment's parameters follow the ones before it.
+    const fragments = [settlement, delivery].filter((f): f is SqlFragment => f !== undefined);
+    let offset = own.length;
+    const ctes = fragments.map((f) => {
+      const sql = shiftParams(f.sql, offset);
+      offset += f.params.length;
+      return `,\n       ${sql}`;
+    });
     const rows = await preparedQuery<(TaskRow & { announced: OutboxRow[]; settled: boolean })[]>(
       manager,
       `WITH t AS (
          UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${set}
           WHERE id = $1 AND status = ANY($2) AND ($3::int IS NULL OR attempt = $3)
           RETURNING ${TASK_COLUMNS}),
-       ${outboxInsertCte('o', 't', 4)}${settlement ? `,\n       ${shiftParams(settlement.sql, own.length)}` : ''}
+       ${outboxInsertCte('o', 't', 4)}${ctes.join('')}
        SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
               ${settlement ? `EXISTS (SELECT 1 FROM ${settlement.yields})` : 'false'} AS settled
          FROM t`,
-      [...own, ...(settlement?.params ?? [])],
+      [...own, ...fragments.flatMap((f) => f.params)],
     );
     const row = rows[0];
     return row

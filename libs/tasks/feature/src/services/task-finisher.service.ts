@@ -8,6 +8,7 @@ import {
   TaskRepository,
 } from '@genhub/tasks-data-access';
 import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';
+import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from '../ports/webhook-delivery.port';
 import { toWebhookPayload } from '../util/task-views.util';
 import { PerKeyLimiter } from '../util/per-key-limiter.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
@@ -37,6 +38,7 @@ export class TaskFinisher {
     private readonly pubsub: PubSubService,
     private readonly relay: OutboxRelay,
     @Inject(SETTLEMENT_PORT) private readonly settlement: SettlementPort,
+    @Inject(WEBHOOK_DELIVERY_PORT) private readonly webhooks: WebhookDeliveryPort,
   ) {}
 
   /**
@@ -58,19 +60,22 @@ export class TaskFinisher {
         ? { status: 'completed', code: 0, error: null, outputs: ending.completed.outputs }
         : { status: 'failed', code: ending.failed.code, error: ending.failed.error, outputs: [] },
     );
+    // The webhook: its delivery (with the body, from the row as the terminal
+    // write will leave it) opened by the same statement, and a job of ids.
     const announce: OutboxItem[] = [];
-    if (task.webhookUrl)
+    const webhook = task.webhookUrl
+      ? {
+          taskId: task.id,
+          accountId: task.accountId,
+          url: task.webhookUrl,
+          body: JSON.stringify(toWebhookPayload(terminal)),
+        }
+      : undefined;
+    if (webhook)
       announce.push(
         outboxItem({
           name: JobName.DeliverWebhook,
-          data: {
-            v: 1,
-            taskId: task.id,
-            accountId: task.accountId,
-            requestId,
-            url: task.webhookUrl,
-            payload: toWebhookPayload(terminal),
-          },
+          data: { v: 2, taskId: task.id, accountId: task.accountId, requestId },
         }),
       );
     const settlement = {
@@ -78,11 +83,14 @@ export class TaskFinisher {
       accountId: task.accountId,
       status: 'completed' in ending ? ('completed' as const) : ('failed' as const),
     };
-    const settle = (when: string) => this.settlement.settlementCte(settlement, when);
+    const joined = {
+      settle: (when: string) => this.settlement.settlementCte(settlement, when),
+      deliver: webhook ? (when: string) => this.webhooks.deliveryCte(webhook, when) : undefined,
+    };
     const finished = await this.accountLines.run(task.accountId, () =>
       'completed' in ending
-        ? this.tasks.completeAnnouncing(task.id, task.attempt, ending.completed, announce, settle)
-        : this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, settle),
+        ? this.tasks.completeAnnouncing(task.id, task.attempt, ending.completed, announce, joined)
+        : this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, joined),
     );
     if (!finished) return undefined;
     this.settlement.counted?.(settlement, finished.settled);

@@ -5,6 +5,8 @@ export class WebhookDeliveryEntity {
   taskId!: string;
   accountId!: string;
   url!: string;
+  /** The JSON body every attempt sends (null for deliveries opened by a version 1 job). */
+  body!: string | null;
   status!: DeliveryStatus;
   attempts!: number;
   createdAt!: Date;

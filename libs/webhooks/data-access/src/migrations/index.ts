@@ -1,4 +1,5 @@
 import { CreateWebhooksSchema1763700000400 } from './1763700000400-CreateWebhooksSchema';
+import { DeliveryBody1763700000401 } from './1763700000401-DeliveryBody';
 
 /** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
-export const WEBHOOKS_MIGRATIONS = [CreateWebhooksSchema1763700000400];
+export const WEBHOOKS_MIGRATIONS = [CreateWebhooksSchema1763700000400, DeliveryBody1763700000401];

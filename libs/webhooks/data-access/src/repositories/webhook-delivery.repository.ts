@@ -9,6 +9,8 @@ export interface DeliveryState {
   taskId: string;
   accountId: string;
   url: string;
+  /** The JSON body every attempt sends; null for deliveries opened by a job that carries it. */
+  body: string | null;
   status: DeliveryStatus;
   /** Attempts made so far (the highest attempt number recorded). */
   attempts: number;
@@ -45,6 +47,7 @@ interface DeliveryRow {
   task_id: string;
   account_id: string;
   url: string;
+  body: string | null;
   status: DeliveryStatus;
   attempts: number;
   created_at: Date;
@@ -60,13 +63,14 @@ interface AttemptRow {
   error: string | null;
 }
 
-const DELIVERY_COLUMNS = `task_id, account_id, url, status, attempts, created_at, updated_at, delivered_at`;
+const DELIVERY_COLUMNS = `task_id, account_id, url, body, status, attempts, created_at, updated_at, delivered_at`;
 
 function stateFromRow(row: DeliveryRow): DeliveryState {
   return {
     taskId: row.task_id,
     accountId: row.account_id,
     url: row.url,
+    body: row.body,
     status: row.status,
     attempts: row.attempts,
     createdAt: row.created_at,
@@ -85,7 +89,42 @@ function stateFromRow(row: DeliveryRow): DeliveryState {
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Creates the delivery (pending) if it does not exist yet; returns its current state (one statement). */
+  /**
+   * The delivery a run's terminal statement opens, with the body every attempt
+   * will send, as a CTE for that statement (parameters $1–$4, only when `when`
+   * holds); its `yields` CTE has a row when it was opened.
+   */
+  deliveryCte(
+    input: { taskId: string; accountId: string; url: string; body: string },
+    when: string,
+  ): { sql: string; params: unknown[]; yields: string } {
+    return {
+      sql: `delivery_opened AS (
+         INSERT INTO webhooks.deliveries (task_id, account_id, url, body)
+         SELECT $1::uuid, $2::uuid, $3, $4 WHERE (${when})
+         ON CONFLICT (task_id) DO NOTHING
+         RETURNING task_id)`,
+      params: [input.taskId, input.accountId, input.url, input.body],
+      yields: 'delivery_opened',
+    };
+  }
+
+  /** The delivery's current state, as the terminal statement (or a replay) opened it. */
+  async findDelivery(taskId: string, accountId: string): Promise<DeliveryState | undefined> {
+    if (!isUUID(taskId) || !isUUID(accountId)) return undefined;
+    const rows = await preparedQuery<DeliveryRow[]>(
+      this.dataSource.manager,
+      `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE task_id = $1 AND account_id = $2`,
+      [taskId, accountId],
+    );
+    return rows[0] ? stateFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * Creates the delivery (pending) if it does not exist yet; returns its
+   * current state (one statement). For jobs that carry the URL and body
+   * themselves (version 1, enqueued before deliveries held their body).
+   */
   async openDelivery(
     input: { taskId: string; accountId: string; url: string },
     manager: EntityManager = this.dataSource.manager,
@@ -192,24 +231,26 @@ export class WebhookDeliveryRepository {
    */
   async claimForReplay(
     manager: EntityManager,
-    input: { taskId: string; accountId: string; url: string },
+    input: { taskId: string; accountId: string; url: string; body: string },
     seen: { status: DeliveryStatus; attempts: number } | undefined,
   ): Promise<number | undefined> {
+    // A delivery keeps the body it had (its bytes never change); an older one gets it now.
     const rows: { attempts: number }[] = seen
       ? (
           await manager.query(
             `UPDATE webhooks.deliveries
-                SET status = 'pending', delivered_at = NULL, updated_at = now()
+                SET status = 'pending', delivered_at = NULL, updated_at = now(),
+                    body = coalesce(body, $5)
               WHERE task_id = $1 AND account_id = $2 AND status = $3 AND attempts = $4
                 AND status <> 'delivered'
               RETURNING attempts`,
-            [input.taskId, input.accountId, seen.status, seen.attempts],
+            [input.taskId, input.accountId, seen.status, seen.attempts, input.body],
           )
         )[0]
       : await manager.query(
-          `INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
+          `INSERT INTO webhooks.deliveries (task_id, account_id, url, body) VALUES ($1, $2, $3, $4)
            ON CONFLICT (task_id) DO NOTHING RETURNING attempts`,
-          [input.taskId, input.accountId, input.url],
+          [input.taskId, input.accountId, input.url, input.body],
         );
     return rows[0]?.attempts;
   }

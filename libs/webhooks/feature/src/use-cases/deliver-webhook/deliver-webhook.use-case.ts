@@ -4,7 +4,11 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
 import { attemptJobId, DeliverWebhookJob, JOB_OPTIONS, JobName, QueueName } from '@genhub/queue';
-import { AttemptOutcome, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
+import {
+  AttemptOutcome,
+  DeliveryState,
+  WebhookDeliveryRepository,
+} from '@genhub/webhooks-data-access';
 import { HostLimiter } from '../../dispatch/host-limiter.util';
 import { afterFailedAttempt } from '../../dispatch/retry-policy.util';
 import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
@@ -64,21 +68,24 @@ export class DeliverWebhookUseCase {
       if (wait > 0) return { kind: 'deferred', retryInMs: wait };
     }
 
-    const release = await this.hosts.acquire(hostOf(job.url));
+    // Version 2 jobs carry ids: the URL and body are in the delivery the run's
+    // terminal statement opened. Version 1 jobs carry them (and open the delivery).
+    const opened = job.v === 1 ? undefined : await this.openedDelivery(job);
+    if (job.v !== 1 && !opened) return { kind: 'skipped' };
+    const url = opened?.url ?? (job.url as string);
+    const release = await this.hosts.acquire(hostOf(url));
     if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
     try {
       // The secret is looked up alongside (usually a cache hit): one round trip
       // less before the request leaves, which is what the receiver waits for.
       const [delivery, secret] = await Promise.all([
-        this.deliveries.openDelivery({
-          taskId: job.taskId,
-          accountId: job.accountId,
-          url: job.url,
-        }),
+        opened ??
+          this.deliveries.openDelivery({ taskId: job.taskId, accountId: job.accountId, url }),
         this.secrets.secretFor(job.accountId),
       ]);
       if (!delivery || delivery.status !== 'pending') return { kind: 'skipped' };
-      const body = job.body ?? JSON.stringify(job.payload);
+      const body = job.v === 1 ? (job.body ?? JSON.stringify(job.payload)) : delivery.body;
+      if (body === null) return { kind: 'skipped' };
       if (delivery.attempts >= attempt) {
         // Re-run after a crash between recording this attempt and enqueueing the next:
         // enqueue it again (same job id, so at most one exists).
@@ -92,7 +99,11 @@ export class DeliverWebhookUseCase {
       const startedAt = new Date();
       const t0 = performance.now();
       const result = secret
-        ? await this.http.post(job.url, signedHeaders(secret, job.taskId, startedAt, body), body)
+        ? await this.http.post(
+            delivery.url,
+            signedHeaders(secret, job.taskId, startedAt, body),
+            body,
+          )
         : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
       const durationMs = Math.round(performance.now() - t0);
 
@@ -130,13 +141,20 @@ export class DeliverWebhookUseCase {
     }
   }
 
+  /** A version 2 job's delivery, as the terminal statement (or a replay) opened it. */
+  private async openedDelivery(job: DeliverWebhookJob): Promise<DeliveryState | undefined> {
+    const delivery = await this.deliveries.findDelivery(job.taskId, job.accountId);
+    return delivery?.status === 'pending' ? delivery : undefined;
+  }
+
   private async enqueue(
     job: DeliverWebhookJob,
     body: string,
     attempt: number,
     delayMs: number,
   ): Promise<void> {
-    const data: DeliverWebhookJob = { ...job, attempt, body };
+    // Version 1 retries keep carrying the bytes of attempt 1; version 2 reads them from the delivery.
+    const data: DeliverWebhookJob = job.v === 1 ? { ...job, attempt, body } : { ...job, attempt };
     await this.queue.add(JobName.DeliverWebhook, data, {
       ...JOB_OPTIONS[JobName.DeliverWebhook],
       jobId: attemptJobId(job.taskId, attempt),
