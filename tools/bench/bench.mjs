@@ -181,5 +181,5 @@ const file = writeResults({
   rows,
   raw: runs,
 });
-log(`results written to ${file}${updateReadme(markdown) ? ' and README.md' : ''}`);
+log(`results written to ${file}${updateReadme(markdown) ? ' and docs/performance.md' : ''}`);
 process.exit(0);

@@ -1,4 +1,4 @@
-// Renders the comparison table, writes it as JSON to results/ and into the README.
+// Renders the comparison table, writes it as JSON to results/ and into docs/performance.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from '../../start/lib/paths.mjs';
@@ -39,9 +39,12 @@ export function writeResults(report) {
   return file;
 }
 
-/** Replaces the README's performance table between its markers. */
+/** The performance guide whose table the bench rewrites between its markers. */
+export const PERFORMANCE_DOC = 'docs/performance.md';
+
+/** Replaces the performance guide's table between its markers. */
 export function updateReadme(markdown) {
-  const file = path.join(root, 'README.md');
+  const file = path.join(root, PERFORMANCE_DOC);
   const text = fs.readFileSync(file, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';

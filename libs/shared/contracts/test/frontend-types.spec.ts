@@ -135,8 +135,8 @@ describe('a frontend program against the generated types and client', () => {
     ]);
   }, 60_000);
 
-  it("compiles the README's frontend example as written", () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  it("compiles the API guide's frontend example as written", () => {
+    const readme = readFileSync(path.join(root, 'docs/api-guide.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Contracts for frontend teams'));
     const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(example).toContain('createGenhubClient');
