@@ -67,11 +67,13 @@ export class FakeFal {
   }
 
   private handle(req: UpstreamRequest, res: ServerResponse): void {
-    if (req.method === 'GET' && req.path.startsWith('/files/')) {
+    // Routes match the path alone: the official client polls `…/status?logs=0`.
+    const path = req.path.split('?')[0];
+    if (req.method === 'GET' && path.startsWith('/files/')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       return void res.end(TINY_PNG);
     }
-    const request = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(req.path);
+    const request = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(path);
     if (request) {
       const q = this.queue.get(request[2]);
       if (!q) return json(res, 404, { detail: 'Request not found' });
@@ -89,6 +91,7 @@ export class FakeFal {
         return json(res, 202, { status: 'CANCELLATION_REQUESTED' });
       if (req.method === 'GET' && !request[3]) {
         if (applyFault(this.server, res, q.script.result)) return;
+        // fal names the request of every answer in x-fal-request-id (the client reads it).
         return json(
           res,
           200,
@@ -96,6 +99,7 @@ export class FakeFal {
             images: [{ url: `${this.server.url}/files/${q.id}.png`, content_type: 'image/png' }],
             seed: 1,
           },
+          { 'x-fal-request-id': q.id },
         );
       }
     }
@@ -103,7 +107,7 @@ export class FakeFal {
       const script = this.scripts.shift() ?? {};
       if (applyFault(this.server, res, script.submit)) return;
       // The status and result paths use the app id only, not an endpoint sub-path (fal-ai/flux/dev → fal-ai/flux).
-      const app = req.path.slice(1).split('/').slice(0, 2).join('/');
+      const app = path.slice(1).split('/').slice(0, 2).join('/');
       const q: QueueRequest = { id: `r${++this.next}`, app, script, polls: 0 };
       this.queue.set(q.id, q);
       return json(res, 200, { request_id: q.id, ...this.urls(q) });

@@ -68,10 +68,11 @@ export class FakeReplicate {
   }
 
   private handle(req: UpstreamRequest, res: ServerResponse): void {
+    // Routes match the path alone, whatever query a client adds.
+    const path = req.path.split('?')[0];
     const create =
       req.method === 'POST' &&
-      (req.path === '/v1/predictions' ||
-        /^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(req.path));
+      (path === '/v1/predictions' || /^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(path));
     if (create) {
       const script = this.scripts.shift() ?? {};
       if (applyFault(this.server, res, script.create)) return;
@@ -80,7 +81,7 @@ export class FakeReplicate {
       this.predictions.set(id, prediction);
       return json(res, 201, this.view(prediction, parseJson(req).input, 'starting'));
     }
-    const get = /^\/v1\/predictions\/([^/]+)$/.exec(req.path);
+    const get = /^\/v1\/predictions\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && get) {
       const p = this.predictions.get(get[1]);
       if (!p) return json(res, 404, { title: 'Not found', detail: 'Not found.', status: 404 });
@@ -98,14 +99,14 @@ export class FakeReplicate {
         error: outcome.status === 'failed' ? outcome.error : null,
       });
     }
-    const cancel = /^\/v1\/predictions\/([^/]+)\/cancel$/.exec(req.path);
+    const cancel = /^\/v1\/predictions\/([^/]+)\/cancel$/.exec(path);
     if (req.method === 'POST' && cancel) {
       const p = this.predictions.get(cancel[1]);
       if (!p) return json(res, 404, { title: 'Not found', detail: 'Not found.', status: 404 });
       p.canceled = true;
       return json(res, 200, this.view(p, {}, 'canceled'));
     }
-    if (req.method === 'GET' && req.path.startsWith('/files/')) {
+    if (req.method === 'GET' && path.startsWith('/files/')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       return void res.end(TINY_PNG);
     }
