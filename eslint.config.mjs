@@ -106,6 +106,7 @@ function boundaryConstraints(forTests) {
         'scope:platform',
         'scope:providers',
         'scope:tasks',
+        'scope:chat',
         'scope:billing',
         'scope:webhooks',
       ],
@@ -113,6 +114,8 @@ function boundaryConstraints(forTests) {
     sameAndShared('accounts'),
     sameAndShared('tasks', 'scope:providers'),
     sameAndShared('billing'),
+    // Chat completions: their own domain (not tasks), over the providers' chat catalogue.
+    sameAndShared('chat', 'scope:providers'),
     // The dispatcher signs with the account's webhook secret, read through the accounts lib.
     sameAndShared('webhooks', 'scope:accounts'),
   ];

@@ -31,6 +31,11 @@ const cases = [
     why: 'data-access importing a feature lib',
   },
   {
+    file: 'libs/chat/feature/src/__boundary_probe__.ts',
+    code: "import '@genhub/tasks-feature';\n",
+    why: 'chat importing the tasks domain',
+  },
+  {
     file: 'libs/billing/feature/src/__boundary_probe__.ts',
     code: "import '@genhub/task-flow';\n",
     why: 'a domain lib importing the task flow (decision 0106)',

@@ -7,7 +7,7 @@ import {
   GetChatModelUseCase,
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
-} from '@genhub/tasks-feature';
+} from '@genhub/chat-feature';
 import { abortOnDisconnect, writeEventStream } from './event-stream.util';
 
 /**

@@ -2,9 +2,8 @@ import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CHAT_CATEGORY, LedgerRepository } from '@genhub/billing-data-access';
 import { METRICS, MetricsService } from '@genhub/observability';
+import { CHAT_LEDGER_PORT, ChatLedgerPort } from '@genhub/chat-feature';
 import {
-  CHAT_LEDGER_PORT,
-  ChatLedgerPort,
   RESERVATION_PORT,
   ReservationPort,
   SETTLEMENT_PORT,

@@ -1,4 +1,8 @@
-import type { ReservationOutcome } from './reservation.port';
+import type { Currency } from '@genhub/money';
+
+/** The ledger's answer to a reservation: made, or refused with what the account has (for the 402). */
+export type ChatReservationOutcome =
+  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
 
 export interface ChatReservation {
   accountId: string;
@@ -12,10 +16,10 @@ export interface ChatReservation {
 /**
  * The ledger as chat completions use it: reserve an upper bound, then either
  * charge the actual cost (the rest returns to the balance) or release it all.
- * The gateway binds it to `LedgerRepository` (reserve / captureAmount / release).
+ * The task flow binds it to the ledger (`TaskFlowModule.forChat()`); chat does not import billing.
  */
 export interface ChatLedgerPort {
-  reserve(reservation: ChatReservation): Promise<ReservationOutcome>;
+  reserve(reservation: ChatReservation): Promise<ChatReservationOutcome>;
   capture(input: { accountId: string; completionId: string; amountUnits: number }): Promise<void>;
   release(input: { accountId: string; completionId: string }): Promise<void>;
 }
