@@ -1,14 +1,8 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { SettleTaskUseCase } from '@genhub/billing-feature';
-import {
-  jobLogContext,
-  METRICS,
-  MetricsService,
-  recordJobTimings,
-  withLogContext,
-} from '@genhub/observability';
+import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName } from '@genhub/queue';
 
 /**
@@ -18,10 +12,7 @@ import { JobName, parseJob, QueueName } from '@genhub/queue';
  * database failure throws and BullMQ retries per JOB_OPTIONS.
  */
 @Processor(QueueName.Billing, { concurrency: 20 })
-export class SettleTaskProcessor
-  extends WorkerHost
-  implements OnApplicationBootstrap, OnModuleDestroy
-{
+export class SettleTaskProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.SettleTask] as const;
   private readonly logger = new Logger(SettleTaskProcessor.name);
@@ -29,26 +20,13 @@ export class SettleTaskProcessor
 
   constructor(
     private readonly settle: SettleTaskUseCase,
-    private readonly metrics: MetricsService,
+    metrics: MetricsService,
   ) {
-    super();
+    super(metrics);
     this.settled = metrics.counter(METRICS.settlements);
   }
 
-  onApplicationBootstrap(): void {
-    recordJobTimings(this.worker, this.metrics);
-  }
-
-  /** SIGTERM: finish the settles in flight before the database pool closes (deepest modules close first). */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
-  }
-
-  process(job: Job): Promise<string> {
-    return withLogContext(jobLogContext(job.data ?? {}), () => this.settleJob(job));
-  }
-
-  private async settleJob(job: Job): Promise<string> {
+  protected async handle(job: Job): Promise<string> {
     const { data } = parseJob(job, SettleTaskProcessor.JOBS);
     const result = await this.settle.execute(data);
     this.settled.inc({ outcome: result });

@@ -1,14 +1,8 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
-import {
-  jobLogContext,
-  METRICS,
-  MetricsService,
-  recordJobTimings,
-  withLogContext,
-} from '@genhub/observability';
+import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
 import { RunTaskUseCase } from '@genhub/tasks-feature';
 
@@ -20,10 +14,7 @@ import { RunTaskUseCase } from '@genhub/tasks-feature';
  * sure it completes once.
  */
 @Processor(QueueName.Tasks, { autorun: false, maxStalledCount: 5 })
-export class RunTaskProcessor
-  extends WorkerHost
-  implements OnApplicationBootstrap, OnModuleDestroy
-{
+export class RunTaskProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.RunTask] as const;
   private readonly logger = new Logger(RunTaskProcessor.name);
@@ -32,13 +23,13 @@ export class RunTaskProcessor
   constructor(
     private readonly runTask: RunTaskUseCase,
     private readonly config: TaskConfig,
-    private readonly metrics: MetricsService,
+    metrics: MetricsService,
   ) {
-    super();
+    super(metrics);
     this.outcomes = metrics.counter(METRICS.taskOutcomes);
   }
 
-  onApplicationBootstrap(): void {
+  protected override configureWorker(): void {
     Object.assign(this.worker.opts, {
       lockDuration: this.config.TASK_LOCK_MS,
       lockRenewTime: this.config.TASK_LOCK_MS / 2,
@@ -47,26 +38,17 @@ export class RunTaskProcessor
     // The lock manager copied the construction-time lock settings: rebuild it (not yet started).
     (this.worker as unknown as { createLockManager(): void }).createLockManager();
     this.worker.concurrency = this.config.TASK_CONCURRENCY;
-    recordJobTimings(this.worker, this.metrics);
+  }
+
+  /** Started only now (autorun off): after the configured concurrency and locks are in place. */
+  override onApplicationBootstrap(): void {
+    super.onApplicationBootstrap();
     void this.worker
       .run()
       .catch((e: Error) => this.logger.error(`task worker stopped: ${e.message}`));
   }
 
-  /**
-   * SIGTERM: stop taking jobs and let the running ones finish (bounded by
-   * SHUTDOWN_GRACE_MS) BEFORE the database pool and queues close in
-   * onApplicationShutdown — Nest shuts the deepest modules down first.
-   */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
-  }
-
-  process(job: Job<RunTaskJob>): Promise<string> {
-    return withLogContext(jobLogContext(job.data ?? {}), () => this.run(job));
-  }
-
-  private async run(job: Job<RunTaskJob>): Promise<string> {
+  protected async handle(job: Job<RunTaskJob>): Promise<string> {
     const { data } = parseJob(job, RunTaskProcessor.JOBS);
     const {
       outcome,

@@ -1,14 +1,8 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
-import {
-  jobLogContext,
-  METRICS,
-  MetricsService,
-  recordJobTimings,
-  withLogContext,
-} from '@genhub/observability';
+import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName } from '@genhub/queue';
 import { DeliverWebhookResult, DeliverWebhookUseCase } from '@genhub/webhooks-feature';
 
@@ -18,10 +12,7 @@ import { DeliverWebhookResult, DeliverWebhookUseCase } from '@genhub/webhooks-fe
  * yet over) goes back to the delayed set without holding a worker slot.
  */
 @Processor(QueueName.Webhooks)
-export class DeliverWebhookProcessor
-  extends WorkerHost
-  implements OnApplicationBootstrap, OnModuleDestroy
-{
+export class DeliverWebhookProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.DeliverWebhook] as const;
   private readonly logger = new Logger(DeliverWebhookProcessor.name);
@@ -32,33 +23,20 @@ export class DeliverWebhookProcessor
   constructor(
     private readonly deliver: DeliverWebhookUseCase,
     private readonly config: WebhookConfig,
-    private readonly metrics: MetricsService,
+    metrics: MetricsService,
   ) {
-    super();
+    super(metrics);
     this.attempts = metrics.counter(METRICS.webhookAttempts);
     this.latency = metrics.histogram(METRICS.webhookLatency);
     this.deferrals = metrics.counter(METRICS.webhookDeferrals);
   }
 
-  onApplicationBootstrap(): void {
-    // The decorator's options are static; the configured concurrency is applied here.
+  /** The decorator's options are static; the configured concurrency is applied here. */
+  protected override configureWorker(): void {
     this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
-    recordJobTimings(this.worker, this.metrics);
   }
 
-  /**
-   * Stops taking jobs and lets the attempts in flight finish (at most
-   * WEBHOOK_TIMEOUT_MS) while the database is still open, so each is recorded.
-   */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
-  }
-
-  process(job: Job, token?: string): Promise<DeliverWebhookResult> {
-    return withLogContext(jobLogContext(job.data ?? {}), () => this.attempt(job, token));
-  }
-
-  private async attempt(job: Job, token?: string): Promise<DeliverWebhookResult> {
+  protected async handle(job: Job, token?: string): Promise<DeliverWebhookResult> {
     const { data } = parseJob(job, DeliverWebhookProcessor.JOBS);
 
     const result = await this.deliver.execute({ job: data, enqueuedAt: job.timestamp });

@@ -9,3 +9,4 @@ export * from './metrics/metric-catalogue.constants';
 export * from './metrics/http-metrics.util';
 export * from './metrics/queue-metrics.service';
 export * from './logging/request-log.util';
+export * from './jobs/observed-worker-host.processor';
