@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Regenerates the public contracts from the DTO classes, without a server:
+// Regenerates the public contracts from the gateway's controllers and the DTO
+// classes (the gateway is created in preview mode: nothing connects or listens):
 //   libs/shared/contracts/openapi.json             (the OpenAPI 3 document)
 //   libs/shared/contracts/src/generated/openapi.ts (types, by openapi-typescript)
 // Usage: npm run contracts:generate [-- --check] [-- --print] [-- --out <dir>]
@@ -25,11 +26,11 @@ const HEADER = `/**
 
 /** The two files as they should be, in memory, keyed by their path in the lib. */
 async function generate() {
-  const { buildOpenApiDocument } = require(
-    path.join(libRoot, 'src/server/openapi/build-document.util.ts'),
+  const { buildApiDocument } = require(
+    path.join(root, 'apps/gateway/src/docs/api-document.util.ts'),
   );
   const { default: openapiTS, astToString } = require('openapi-typescript');
-  const document = await buildOpenApiDocument();
+  const document = await buildApiDocument();
   const documentText = `${JSON.stringify(document, null, 2)}\n`;
   const ast = await openapiTS(JSON.parse(documentText), {
     exportType: false,

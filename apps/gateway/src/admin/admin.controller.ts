@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiParam } from '@nestjs/swagger';
 import {
   AdminGuard,
   CreateAccountUseCase,
@@ -12,6 +13,7 @@ import {
   TopUpAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
+  AdminRoute,
   AdminAccountDto,
   BillingRecordDto,
   CreateAccountDto,
@@ -22,6 +24,9 @@ import {
   TopUpDto,
 } from '@genhub/contracts/server';
 import { amountUnits } from './amount-units.util';
+
+const AccountIdParam = () =>
+  ApiParam({ name: 'id', description: 'The account id.', format: 'uuid' });
 
 /** extensions.md §2: the operator's API. JSON in and out, no envelope. */
 @Controller('admin/v1')
@@ -38,6 +43,20 @@ export class AdminController {
   ) {}
 
   @Post('accounts')
+  @AdminRoute({
+    operationId: 'adminCreateAccount',
+    tag: 'Admin',
+    summary: 'Create an account',
+    description:
+      "A positive opening `balance` is recorded as the account's first `top-up` billing record. The answer is the only one that carries `webhook_secret`.",
+    ok: {
+      status: 201,
+      description: 'The new account, with its webhook secret.',
+      type: AdminAccountDto,
+    },
+    errors: [400, 401, 404, 500],
+  })
+  @ApiBody({ type: CreateAccountDto, required: false })
   async create(@Body() body: CreateAccountDto = {}): Promise<AdminAccountDto> {
     const view = await this.createAccount.execute({
       currency: body.currency ?? 'USD',
@@ -48,11 +67,29 @@ export class AdminController {
   }
 
   @Get('accounts/:id')
+  @AdminRoute({
+    operationId: 'adminGetAccount',
+    tag: 'Admin',
+    summary: 'Read an account',
+    ok: { description: 'The account (without `webhook_secret`).', type: AdminAccountDto },
+    errors: [401, 404, 500],
+  })
+  @AccountIdParam()
   async get(@Param('id') id: string): Promise<AdminAccountDto> {
     return presentAdminAccount(await this.getAccount.execute(id));
   }
 
   @Post('accounts/:id/api-keys')
+  @AdminRoute({
+    operationId: 'adminIssueApiKey',
+    tag: 'Admin',
+    summary: 'Issue an API key',
+    description: 'The plain key is returned once and stored only as a hash.',
+    ok: { status: 201, description: 'The new key.', type: IssuedApiKeyDto },
+    errors: [400, 401, 404, 500],
+  })
+  @AccountIdParam()
+  @ApiBody({ type: CreateApiKeyDto, required: false })
   async createKey(
     @Param('id') id: string,
     @Body() body: CreateApiKeyDto = {},
@@ -62,11 +99,32 @@ export class AdminController {
   }
 
   @Delete('api-keys/:keyId')
+  @AdminRoute({
+    operationId: 'adminRevokeApiKey',
+    tag: 'Admin',
+    summary: 'Revoke an API key',
+    description: 'The key answers 401 `Invalid or revoked API key` from then on.',
+    ok: { description: 'The key is revoked.', type: RevokedApiKeyDto },
+    errors: [401, 404, 500],
+  })
+  @ApiParam({ name: 'keyId', description: 'The key id.', format: 'uuid' })
   revoke(@Param('keyId') keyId: string): Promise<RevokedApiKeyDto> {
     return this.revokeKey.execute(keyId);
   }
 
   @Post('accounts/:id/top-ups')
+  @AdminRoute({
+    operationId: 'adminTopUpAccount',
+    tag: 'Admin',
+    summary: 'Top up an account',
+    ok: {
+      status: 201,
+      description: 'The new billing record (`type: top-up`).',
+      type: BillingRecordDto,
+    },
+    errors: [400, 401, 404, 500],
+  })
+  @AccountIdParam()
   async topUpAccount(@Param('id') id: string, @Body() body: TopUpDto): Promise<BillingRecordDto> {
     const record = await this.topUp.execute({
       accountId: id,
@@ -77,6 +135,16 @@ export class AdminController {
 
   @Post('accounts/:id/suspend')
   @HttpCode(200)
+  @AdminRoute({
+    operationId: 'adminSuspendAccount',
+    tag: 'Admin',
+    summary: 'Suspend an account',
+    description:
+      "Sets the account's `status` to `suspended`; its API keys answer 403 from then on.",
+    ok: { description: 'The account.', type: AdminAccountDto },
+    errors: [401, 404, 500],
+  })
+  @AccountIdParam()
   async suspend(@Param('id') id: string): Promise<AdminAccountDto> {
     return presentAdminAccount(
       await this.setStatus.execute({ accountId: id, status: 'suspended' }),
@@ -85,6 +153,15 @@ export class AdminController {
 
   @Post('accounts/:id/unsuspend')
   @HttpCode(200)
+  @AdminRoute({
+    operationId: 'adminUnsuspendAccount',
+    tag: 'Admin',
+    summary: 'Unsuspend an account',
+    description: "Sets the account's `status` to `active`.",
+    ok: { description: 'The account.', type: AdminAccountDto },
+    errors: [401, 404, 500],
+  })
+  @AccountIdParam()
   async unsuspend(@Param('id') id: string): Promise<AdminAccountDto> {
     return presentAdminAccount(await this.setStatus.execute({ accountId: id, status: 'active' }));
   }
@@ -92,6 +169,16 @@ export class AdminController {
   /** Extension (decision 0066): a new webhook secret; the old one stops signing. */
   @Post('accounts/:id/webhook-secret')
   @HttpCode(200)
+  @AdminRoute({
+    operationId: 'adminRotateWebhookSecret',
+    tag: 'Admin',
+    summary: "Rotate an account's webhook secret",
+    description:
+      'A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).',
+    ok: { description: 'The new secret.', type: RotatedWebhookSecretDto },
+    errors: [401, 404, 500],
+  })
+  @AccountIdParam()
   async rotateWebhookSecret(@Param('id') id: string): Promise<RotatedWebhookSecretDto> {
     const rotated = await this.rotateSecret.execute(id);
     return { id: rotated.id, webhook_secret: rotated.webhookSecret };

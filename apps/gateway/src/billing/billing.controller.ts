@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiKeyGuard, type AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
@@ -10,14 +11,18 @@ import {
 } from '@genhub/billing-feature';
 import {
   type ApiEnvelopeDto,
-  type BalanceDto,
-  type BillingsExportQueryDto,
+  BalanceDto,
+  BillingsExportQueryDto,
   type BillingsPageDto,
-  type BillingsQueryDto,
+  BillingsPageResponseDto,
+  BillingsQueryDto,
   envelope,
   type RawQuery,
-  type UsageQueryDto,
+  UsageQueryDto,
   type UsageStatisticsDto,
+  UsageStatisticsResponseDto,
+  V1Route,
+  V3Route,
 } from '@genhub/contracts/server';
 import { optionalInt, optionalString, optionalType } from './billing-query.util';
 
@@ -29,6 +34,14 @@ export class BalanceController {
 
   @Get('balance')
   @Header('Cache-Control', 'no-store')
+  @V1Route({
+    operationId: 'getBalance',
+    tag: 'Account',
+    summary: 'Check the balance',
+    description: 'The balance net of open reservations. No envelope.',
+    ok: { description: 'The balance.', type: BalanceDto },
+    errors: [401, 403, 500],
+  })
   async get(@CurrentAccount() account: AuthenticatedAccount): Promise<BalanceDto> {
     const result = await this.balance.execute({
       accountId: account.id,
@@ -53,6 +66,15 @@ export class BillingsController {
   ) {}
 
   @Get('billings')
+  @V3Route({
+    operationId: 'listBillings',
+    tag: 'Billing',
+    summary: 'Check billings',
+    description: 'Billing records, newest first.',
+    ok: { description: 'A page of billing records.', type: BillingsPageResponseDto },
+    errors: [400, 401, 403, 500],
+  })
+  @ApiQuery({ type: BillingsQueryDto })
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Query() query: RawQuery<BillingsQueryDto>,
@@ -67,6 +89,16 @@ export class BillingsController {
   }
 
   @Get('usage')
+  @V3Route({
+    operationId: 'getUsage',
+    tag: 'Billing',
+    summary: 'Check usage',
+    description:
+      "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.",
+    ok: { description: 'Usage statistics.', type: UsageStatisticsResponseDto },
+    errors: [400, 401, 403, 500],
+  })
+  @ApiQuery({ type: UsageQueryDto })
   async get(
     @CurrentAccount() account: AuthenticatedAccount,
     @Query() query: RawQuery<UsageQueryDto>,
@@ -81,6 +113,25 @@ export class BillingsController {
   }
 
   @Get('billings/export')
+  @V3Route({
+    operationId: 'exportBillings',
+    tag: 'Billing',
+    summary: 'Export billings as CSV',
+    description:
+      'Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.',
+    ok: {
+      description: 'CSV with the columns of a billing record.',
+      content: {
+        'text/csv': {
+          schema: { type: 'string' },
+          example:
+            'id,date,type,amount,model,task_id,balance_after\n7d0c2c1e-5a43-4a2e-9a8b-2f1f1d1c0b9a,2025-01-31,usage,-0.001,local/simulator/test,0f8fad5b-d9cb-469f-a165-70867728950e,9.999\n',
+        },
+      },
+    },
+    errors: [400, 401, 403, 500],
+  })
+  @ApiQuery({ type: BillingsExportQueryDto })
   async export(
     @CurrentAccount() account: AuthenticatedAccount,
     @Query() query: RawQuery<BillingsExportQueryDto>,

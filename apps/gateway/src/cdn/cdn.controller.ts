@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OBJECT_STORAGE, ObjectStorage, isValidObjectKey, parseByteRange } from '@genhub/storage';
@@ -11,6 +12,8 @@ const NOT_FOUND = { code: 404, message: 'Not found', data: null };
  * here). Objects are immutable (every key holds a fresh uuid), so they are
  * cached for a year; single byte ranges are honoured (206/416).
  */
+// Not public interface: kept out of the OpenAPI document.
+@ApiExcludeController()
 @Controller('cdn')
 export class CdnController {
   constructor(@Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage) {}

@@ -1,7 +1,15 @@
 import { Body, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiParam, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
-import { ChatCompletionRequestDto } from '@genhub/contracts/server';
+import {
+  ChatCompletionChunkDto,
+  ChatCompletionDto,
+  ChatCompletionRequestDto,
+  ChatModelDto,
+  ChatModelListDto,
+  ChatRoute,
+} from '@genhub/contracts/server';
 import {
   CreateChatCompletionUseCase,
   GetChatModelUseCase,
@@ -25,17 +33,69 @@ export class ChatController {
   ) {}
 
   @Get('v1/models')
+  @ChatRoute({
+    operationId: 'listChatModels',
+    tag: 'Chat',
+    summary: 'List chat models (OpenAI-compatible)',
+    description:
+      'The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.',
+    ok: { description: 'The chat models.', type: ChatModelListDto },
+    errors: [401, 403, 500],
+  })
   models() {
     return this.listModels.execute();
   }
 
   /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
   @Get('v1/models/*')
+  @ChatRoute({
+    operationId: 'getChatModel',
+    tag: 'Chat',
+    summary: 'Retrieve a chat model (OpenAI-compatible)',
+    description:
+      'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
+    ok: { description: 'The chat model.', type: ChatModelDto },
+    errors: [401, 403, 404, 500],
+  })
+  @ApiParam({
+    name: 'model',
+    type: String,
+    description:
+      'A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`).',
+  })
   model(@Param('*') id: string) {
     return this.getModel.execute(id);
   }
 
   @Post('v1/chat/completions')
+  @ChatRoute({
+    operationId: 'createChatCompletion',
+    tag: 'Chat',
+    summary: 'Create a chat completion (OpenAI-compatible)',
+    description:
+      'Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.',
+    ok: {
+      description:
+        'The completion (`application/json`), or with `stream: true` a `text/event-stream` of `data: <ChatCompletionChunk>` events ending with `data: [DONE]`.',
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(ChatCompletionDto) } },
+        'text/event-stream': {
+          // As common chat APIs document it: the schema is that of each event's `data:`.
+          schema: { $ref: getSchemaPath(ChatCompletionChunkDto) },
+          example: {
+            id: 'chatcmpl-0f8fad5b-d9cb-469f-a165-70867728950e',
+            object: 'chat.completion.chunk',
+            created: 1735689600,
+            model: 'local/chat',
+            choices: [
+              { index: 0, delta: { role: 'assistant', content: 'You' }, finish_reason: null },
+            ],
+          },
+        },
+      },
+    },
+    errors: [400, 401, 402, 403, 404, 500, 502, 503],
+  })
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: ChatCompletionRequestDto,

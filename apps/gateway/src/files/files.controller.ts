@@ -1,8 +1,16 @@
 import '@fastify/multipart';
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
-import { type ApiEnvelopeDto, envelope, type UploadAnswerDto } from '@genhub/contracts/server';
+import {
+  type ApiEnvelopeDto,
+  envelope,
+  type UploadAnswerDto,
+  UploadFileBodyDto,
+  UploadResponseDto,
+  V3Route,
+} from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import {
   NOT_MULTIPART_MESSAGE,
@@ -20,6 +28,16 @@ export class FilesController {
 
   @Post('upload')
   @HttpCode(200)
+  @V3Route({
+    operationId: 'uploadFile',
+    tag: 'Files',
+    summary: 'Upload a file for use as a model input',
+    description: 'Multipart form data with one file part named `file`. Files are kept 7 days.',
+    ok: { description: 'The file URL.', type: UploadResponseDto },
+    errors: [400, 401, 403, 413, 500],
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ required: true, type: UploadFileBodyDto })
   async upload(
     @Req() req: FastifyRequest,
     @CurrentAccount() account: AuthenticatedAccount,

@@ -12,18 +12,24 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   type DeleteTaskAnswerDto,
+  DeleteTaskResponseDto,
   envelope,
-  type ListModelsQueryDto,
+  ListModelsQueryDto,
   type ModelEntryDto,
+  ModelListResponseDto,
   type RawQuery,
   type SubmitAckDto,
-  type SubmitTaskQueryDto,
+  SubmitTaskQueryDto,
   type TaskResultBody,
+  taskFinishedCallback,
+  V1Route,
+  V3Route,
 } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import {
@@ -54,6 +60,9 @@ function parseSync(value: unknown): boolean {
   });
 }
 
+/** A slug segment as the router accepts it. */
+const SLUG_SEGMENT = { type: 'string', pattern: '^[A-Za-z0-9._-]+$' } as const;
+
 /** The task endpoints: translate HTTP to use-case input and back, nothing more. */
 @Controller()
 @UseGuards(ApiKeyGuard)
@@ -66,12 +75,37 @@ export class TasksController {
     private readonly listModels: ListModelsUseCase,
   ) {}
 
-  @Post('v1/:provider/:model/:run_type')
+  @Post('v1/:provider_id/:model_id/:run_type')
   @HttpCode(200)
+  @V1Route({
+    operationId: 'submitTask',
+    tag: 'Tasks',
+    summary: 'Submit a task to any model',
+    description:
+      "The path is the model slug. The body is the model's input: the input schema of the model's kind (one component per kind, e.g. `SimulatorInput` for `local/simulator/test`; the per-model paths name theirs). A body that breaks the schema is answered 400 and nothing is charged.",
+    ok: {
+      description:
+        'Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes).',
+      schema: { $ref: '#/components/schemas/SubmitResponse' },
+    },
+    errors: [400, 401, 402, 403, 404, 500],
+    operation: { callbacks: taskFinishedCallback('submitTask') },
+  })
+  @ApiParam({ name: 'provider_id', schema: SLUG_SEGMENT })
+  @ApiParam({ name: 'model_id', schema: SLUG_SEGMENT })
+  @ApiParam({ name: 'run_type', schema: SLUG_SEGMENT })
+  @ApiQuery({ type: SubmitTaskQueryDto })
+  @ApiHeader({
+    name: 'idempotency-key',
+    required: false,
+    description:
+      'Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task.',
+  })
+  @ApiBody({ required: true, schema: { $ref: '#/components/schemas/SubmitBody' } })
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param('provider') provider: string,
-    @Param('model') model: string,
+    @Param('provider_id') provider: string,
+    @Param('model_id') model: string,
     @Param('run_type') runType: string,
     // Parsed by hand (no DTO instance or validation on the hot path), typed by the contract's fields.
     @Query() query: RawQuery<SubmitTaskQueryDto>,
@@ -96,6 +130,25 @@ export class TasksController {
 
   // Parameters carry their documented names: a refusal names the parameter.
   @Get('v1/requests/:request_id')
+  @V1Route({
+    operationId: 'getTaskResult',
+    tag: 'Tasks',
+    summary: 'Get a task result',
+    description:
+      'HTTP 200 for every state, failed tasks included: a failure is reported in `status` and `code`. While the task is not terminal the answer is `{id, status: "processing"}` with `Retry-After: 3`.',
+    ok: {
+      description: 'The task result.',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds before the next poll; present (3) while the task is not terminal.',
+          schema: { type: 'integer', enum: [3] },
+        },
+      },
+      schema: { $ref: '#/components/schemas/TaskResult' },
+    },
+    errors: [401, 403, 404, 500],
+  })
+  @ApiParam({ name: 'request_id', description: 'The `id` of the submit acknowledgement.' })
   async result(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('request_id') id: string,
@@ -111,6 +164,15 @@ export class TasksController {
 
   @Delete('api/v3/predictions/:task_id')
   @HttpCode(200)
+  @V3Route({
+    operationId: 'deleteTask',
+    tag: 'Tasks',
+    summary: 'Delete or cancel a task',
+    description:
+      'Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.',
+    ok: { description: 'The task is deleted.', type: DeleteTaskResponseDto },
+    errors: [401, 403, 404, 500],
+  })
   async remove(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('task_id') id: string,
@@ -119,6 +181,14 @@ export class TasksController {
   }
 
   @Get('api/v3/models')
+  @V3Route({
+    operationId: 'listModels',
+    tag: 'Models',
+    summary: 'List models',
+    ok: { description: 'The model entries.', type: ModelListResponseDto },
+    errors: [400, 401, 403, 500],
+  })
+  @ApiQuery({ type: ListModelsQueryDto })
   models(@Query() query: RawQuery<ListModelsQueryDto>): ApiEnvelopeDto<ModelEntryDto[]> {
     return envelope(
       this.listModels.execute({

@@ -1,6 +1,12 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
-import { type ApiEnvelopeDto, envelope, type WebhookDeliveryDto } from '@genhub/contracts/server';
+import {
+  type ApiEnvelopeDto,
+  envelope,
+  V3Route,
+  WebhookDeliveriesResponseDto,
+  type WebhookDeliveryDto,
+} from '@genhub/contracts/server';
 import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 
 /** The caller's view of one task's webhook delivery: status and every attempt. */
@@ -10,6 +16,18 @@ export class WebhookDeliveriesController {
   constructor(private readonly getDeliveries: GetWebhookDeliveriesUseCase) {}
 
   @Get(':task_id/webhook-deliveries')
+  @V3Route({
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'List the webhook deliveries of a task',
+    description:
+      "Every delivery attempt of the task's webhook: time, status code or error, duration.",
+    ok: {
+      description: 'The delivery log (404 when the task was submitted without a webhook).',
+      type: WebhookDeliveriesResponseDto,
+    },
+    errors: [401, 403, 404, 500],
+  })
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('task_id') taskId: string,

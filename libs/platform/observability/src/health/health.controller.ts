@@ -1,7 +1,10 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ReadinessRegistry } from './readiness-registry.service';
 
+// Not public interface: kept out of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class HealthController {
   constructor(private readonly readiness: ReadinessRegistry) {}

@@ -1,7 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { MetricsService } from './metrics.service';
 
+// Not public interface: kept out of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}

@@ -14,7 +14,7 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
   ['webhooks', (p) => p.endsWith('/webhook-deliveries')],
   ['delete', (p) => p === '/api/v3/predictions/:task_id'],
   ['models', (p) => p === '/api/v3/models'],
-  ['submit', (p) => p === '/v1/:provider/:model/:run_type'],
+  ['submit', (p) => p === '/v1/:provider_id/:model_id/:run_type'],
   ['docs', (p) => p.startsWith('/docs') || p === '/openapi.json'],
 ];
 

@@ -4,7 +4,7 @@
  */
 /* eslint-disable */
 export interface paths {
-    "/v1/{provider_id}/{model_id}/{run_type}": {
+    "/admin/v1/accounts": {
         parameters: {
             query?: never;
             header?: never;
@@ -14,17 +14,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit a task to any model
-         * @description The path is the model slug. The body is the model's input: the input schema of the model's kind (one component per kind, e.g. `SimulatorInput` for `local/simulator/test`; the per-model paths name theirs). A body that breaks the schema is answered 400 and nothing is charged.
+         * Create an account
+         * @description A positive opening `balance` is recorded as the account's first `top-up` billing record. The answer is the only one that carries `webhook_secret`.
          */
-        post: operations["submitTask"];
+        post: operations["adminCreateAccount"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/local/simulator/test": {
+    "/admin/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["adminGetAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/api-keys": {
         parameters: {
             query?: never;
             header?: never;
@@ -34,10 +51,284 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit a task to local/simulator/test
-         * @description Built-in model that exercises every path of a client without an upstream provider (priced 0.001 per task).
+         * Issue an API key
+         * @description The plain key is returned once and stored only as a hash.
          */
-        post: operations["submitSimulatorTask"];
+        post: operations["adminIssueApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description Sets the account's `status` to `suspended`; its API keys answer 403 from then on.
+         */
+        post: operations["adminSuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Top up an account */
+        post: operations["adminTopUpAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsuspend an account
+         * @description Sets the account's `status` to `active`.
+         */
+        post: operations["adminUnsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an account's webhook secret
+         * @description A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).
+         */
+        post: operations["adminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key answers 401 `Invalid or revoked API key` from then on.
+         */
+        delete: operations["adminRevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/billings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check billings
+         * @description Billing records, newest first.
+         */
+        get: operations["listBillings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/billings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export billings as CSV
+         * @description Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.
+         */
+        get: operations["exportBillings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/files/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for use as a model input
+         * @description Multipart form data with one file part named `file`. Files are kept 7 days.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List models */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/predictions/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete or cancel a task
+         * @description Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/predictions/{task_id}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook deliveries of a task
+         * @description Every delivery attempt of the task's webhook: time, status code or error, duration.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check usage
+         * @description `start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the balance
+         * @description The balance net of open reservations. No envelope.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a chat completion (OpenAI-compatible)
+         * @description Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.
+         */
+        post: operations["createChatCompletion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,6 +349,26 @@ export interface paths {
          * @description Offline generator: draws seeded abstract shapes and gradients from the prompt (not a diffusion model); PNG, JPEG or WebP at the requested size.
          */
         post: operations["submitLocalimageTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/local/simulator/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task to local/simulator/test
+         * @description Built-in model that exercises every path of a client without an upstream provider (priced 0.001 per task).
+         */
+        post: operations["submitSimulatorTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,203 +435,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/requests/{request_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a task result
-         * @description HTTP 200 for every state, failed tasks included: a failure is reported in `status` and `code`. While the task is not terminal the answer is `{id, status: "processing"}` with `Retry-After: 3`.
-         */
-        get: operations["getTaskResult"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/balance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check the balance
-         * @description The balance net of open reservations. No envelope.
-         */
-        get: operations["getBalance"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/models": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List models */
-        get: operations["listModels"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/billings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check billings
-         * @description Billing records, newest first.
-         */
-        get: operations["listBillings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/billings/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export billings as CSV
-         * @description Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.
-         */
-        get: operations["exportBillings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check usage
-         * @description `start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.
-         */
-        get: operations["getUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/predictions/{task_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete or cancel a task
-         * @description Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.
-         */
-        delete: operations["deleteTask"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/predictions/{task_id}/webhook-deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the webhook deliveries of a task
-         * @description Every delivery attempt of the task's webhook: time, status code or error, duration.
-         */
-        get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/files/upload": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upload a file for use as a model input
-         * @description Multipart form data with one file part named `file`. Files are kept 7 days.
-         */
-        post: operations["uploadFile"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/chat/completions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a chat completion (OpenAI-compatible)
-         * @description Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.
-         */
-        post: operations["createChatCompletion"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/models": {
         parameters: {
             query?: never;
@@ -361,35 +475,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/accounts": {
+    "/v1/requests/{request_id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Create an account
-         * @description A positive opening `balance` is recorded as the account's first `top-up` billing record. The answer is the only one that carries `webhook_secret`.
+         * Get a task result
+         * @description HTTP 200 for every state, failed tasks included: a failure is reported in `status` and `code`. While the task is not terminal the answer is `{id, status: "processing"}` with `Retry-After: 3`.
          */
-        post: operations["adminCreateAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/accounts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read an account */
-        get: operations["adminGetAccount"];
+        get: operations["getTaskResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -398,7 +495,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/accounts/{id}/api-keys": {
+    "/v1/{provider_id}/{model_id}/{run_type}": {
         parameters: {
             query?: never;
             header?: never;
@@ -408,107 +505,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue an API key
-         * @description The plain key is returned once and stored only as a hash.
+         * Submit a task to any model
+         * @description The path is the model slug. The body is the model's input: the input schema of the model's kind (one component per kind, e.g. `SimulatorInput` for `local/simulator/test`; the per-model paths name theirs). A body that breaks the schema is answered 400 and nothing is charged.
          */
-        post: operations["adminIssueApiKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/api-keys/{keyId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke an API key
-         * @description The key answers 401 `Invalid or revoked API key` from then on.
-         */
-        delete: operations["adminRevokeApiKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/accounts/{id}/top-ups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Top up an account */
-        post: operations["adminTopUpAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/accounts/{id}/suspend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Suspend an account
-         * @description Sets the account's `status` to `suspended`; its API keys answer 403 from then on.
-         */
-        post: operations["adminSuspendAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/accounts/{id}/unsuspend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unsuspend an account
-         * @description Sets the account's `status` to `active`.
-         */
-        post: operations["adminUnsuspendAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/accounts/{id}/webhook-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Rotate an account's webhook secret
-         * @description A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).
-         */
-        post: operations["adminRotateWebhookSecret"];
+        post: operations["submitTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -636,6 +636,11 @@ export interface components {
              */
             balance_after: number;
         };
+        /**
+         * @description The kind of a billing record.
+         * @enum {string}
+         */
+        BillingRecordType: "top-up" | "usage";
         BillingsPage: {
             records: components["schemas"]["BillingRecord"][];
             /** @description Records matching the filter. */
@@ -1402,608 +1407,13 @@ export interface components {
             };
         };
     };
-    parameters: {
-        /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-        Prefix: string;
-        /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-        Sync: boolean;
-        /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-        Webhook: string;
-    };
+    parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    submitTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path: {
-                provider_id: string;
-                model_id: string;
-                run_type: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SubmitBody"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    submitSimulatorTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SimulatorInput"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    submitLocalimageTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TextToImageInput"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    submitLocalspeechTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TextToSpeechInput"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    submitLocalvideoTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ImageToVideoInput"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    submitLocalvideofromtextTask: {
-        parameters: {
-            query?: {
-                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
-                sync?: components["parameters"]["Sync"];
-                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
-                webhook?: components["parameters"]["Webhook"];
-                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
-                prefix?: components["parameters"]["Prefix"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ImageToVideoInput"];
-            };
-        };
-        responses: {
-            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SubmitResponse"];
-                };
-            };
-            400: components["responses"]["V1BadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["V1PaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    getTaskResult: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The `id` of the submit acknowledgement. */
-                request_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The task result. */
-            200: {
-                headers: {
-                    /** @description Seconds before the next poll; present (3) while the task is not terminal. */
-                    "Retry-After"?: 3;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TaskResult"];
-                };
-            };
-            401: components["responses"]["V1Unauthorized"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["V1NotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    getBalance: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The balance. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Balance"];
-                };
-            };
-            401: components["responses"]["V1Unauthorized"];
-            403: components["responses"]["V1Forbidden"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    listModels: {
-        parameters: {
-            query?: {
-                /** @description Filter by category. */
-                category?: string;
-                /** @description Filter by provider. */
-                provider?: string;
-                /** @description Search by name or description. */
-                search?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The model entries. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ModelListResponse"];
-                };
-            };
-            400: components["responses"]["V3BadRequest"];
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    listBillings: {
-        parameters: {
-            query?: {
-                /** @description page */
-                page?: number;
-                /** @description per_page */
-                per_page?: number;
-                /** @description Omit for all records. */
-                type?: "top-up" | "usage";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of billing records. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingsPageResponse"];
-                };
-            };
-            400: components["responses"]["V3BadRequest"];
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    exportBillings: {
-        parameters: {
-            query?: {
-                /** @description Inclusive `YYYY-MM-DD`; default the first day of `end_date`'s month. */
-                start_date?: string;
-                /** @description Inclusive `YYYY-MM-DD`; default today. */
-                end_date?: string;
-                /** @description Omit for all records. */
-                type?: "top-up" | "usage";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description CSV with the columns of a billing record. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example id,date,type,amount,model,task_id,balance_after
-                     *     7d0c2c1e-5a43-4a2e-9a8b-2f1f1d1c0b9a,2025-01-31,usage,-0.001,local/simulator/test,0f8fad5b-d9cb-469f-a165-70867728950e,9.999
-                     */
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["V3BadRequest"];
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    getUsage: {
-        parameters: {
-            query?: {
-                /** @description Month `YYYY-MM`; default the current month. */
-                period?: string;
-                /** @description Inclusive `YYYY-MM-DD`; with `end_date` replaces `period`. */
-                start_date?: string;
-                /** @description Inclusive `YYYY-MM-DD`; default today. */
-                end_date?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Usage statistics. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UsageStatisticsResponse"];
-                };
-            };
-            400: components["responses"]["V3BadRequest"];
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    deleteTask: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                task_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The task is deleted. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeleteTaskResponse"];
-                };
-            };
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            404: components["responses"]["V3NotFound"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                task_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The delivery log (404 when the task was submitted without a webhook). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDeliveriesResponse"];
-                };
-            };
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            404: components["responses"]["V3NotFound"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    uploadFile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": components["schemas"]["UploadFileBody"];
-            };
-        };
-        responses: {
-            /** @description The file URL. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UploadResponse"];
-                };
-            };
-            400: components["responses"]["V3BadRequest"];
-            401: components["responses"]["V3Unauthorized"];
-            403: components["responses"]["V3Forbidden"];
-            413: components["responses"]["V3PayloadTooLarge"];
-            500: components["responses"]["V3ServerError"];
-        };
-    };
-    createChatCompletion: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChatCompletionRequest"];
-            };
-        };
-        responses: {
-            /** @description The completion (`application/json`), or with `stream: true` a `text/event-stream` of `data: <ChatCompletionChunk>` events ending with `data: [DONE]`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatCompletion"];
-                    /**
-                     * @example {
-                     *       "choices": [
-                     *         {
-                     *           "delta": {
-                     *             "content": "You",
-                     *             "role": "assistant"
-                     *           },
-                     *           "finish_reason": null,
-                     *           "index": 0
-                     *         }
-                     *       ],
-                     *       "created": 1735689600,
-                     *       "id": "chatcmpl-0f8fad5b-d9cb-469f-a165-70867728950e",
-                     *       "model": "local/chat",
-                     *       "object": "chat.completion.chunk"
-                     *     }
-                     */
-                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
-                };
-            };
-            400: components["responses"]["ChatBadRequest"];
-            401: components["responses"]["V1Unauthorized"];
-            402: components["responses"]["ChatPaymentRequired"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["ChatNotFound"];
-            500: components["responses"]["ChatServerError"];
-            502: components["responses"]["ChatBadGateway"];
-            503: components["responses"]["ChatServiceUnavailable"];
-        };
-    };
-    listChatModels: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The chat models. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatModelList"];
-                };
-            };
-            401: components["responses"]["V1Unauthorized"];
-            403: components["responses"]["V1Forbidden"];
-            500: components["responses"]["ChatServerError"];
-        };
-    };
-    getChatModel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`). */
-                model: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The chat model. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatModel"];
-                };
-            };
-            401: components["responses"]["V1Unauthorized"];
-            403: components["responses"]["V1Forbidden"];
-            404: components["responses"]["ChatNotFound"];
-            500: components["responses"]["ChatServerError"];
-        };
-    };
     adminCreateAccount: {
         parameters: {
             query?: never;
@@ -2089,25 +1499,25 @@ export interface operations {
             500: components["responses"]["V1ServerError"];
         };
     };
-    adminRevokeApiKey: {
+    adminSuspendAccount: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The key id. */
-                keyId: string;
+                /** @description The account id. */
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The key is revoked. */
+            /** @description The account. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminRevokedApiKey"];
+                    "application/json": components["schemas"]["AdminAccount"];
                 };
             };
             401: components["responses"]["AdminUnauthorized"];
@@ -2141,32 +1551,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["AdminBadRequest"];
-            401: components["responses"]["AdminUnauthorized"];
-            404: components["responses"]["AdminNotFound"];
-            500: components["responses"]["V1ServerError"];
-        };
-    };
-    adminSuspendAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The account id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The account. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminAccount"];
-                };
-            };
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             500: components["responses"]["V1ServerError"];
@@ -2221,6 +1605,638 @@ export interface operations {
             };
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminRevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRevokedApiKey"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    listBillings: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page. */
+                per_page?: number;
+                /** @description Omit for all records. */
+                type?: components["schemas"]["BillingRecordType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of billing records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingsPageResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    exportBillings: {
+        parameters: {
+            query?: {
+                /** @description Inclusive `YYYY-MM-DD`; default the first day of `end_date`'s month. */
+                start_date?: string;
+                /** @description Inclusive `YYYY-MM-DD`; default today. */
+                end_date?: string;
+                /** @description Omit for all records. */
+                type?: components["schemas"]["BillingRecordType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with the columns of a billing record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,date,type,amount,model,task_id,balance_after
+                     *     7d0c2c1e-5a43-4a2e-9a8b-2f1f1d1c0b9a,2025-01-31,usage,-0.001,local/simulator/test,0f8fad5b-d9cb-469f-a165-70867728950e,9.999
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadFileBody"];
+            };
+        };
+        responses: {
+            /** @description The file URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            413: components["responses"]["V3PayloadTooLarge"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: {
+                /** @description Filter by category. */
+                category?: string;
+                /** @description Filter by provider. */
+                provider?: string;
+                /** @description Search by name or description. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelListResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTaskResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery log (404 when the task was submitted without a webhook). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Month `YYYY-MM`; default the current month. */
+                period?: string;
+                /** @description Inclusive `YYYY-MM-DD`; with `end_date` replaces `period`. */
+                start_date?: string;
+                /** @description Inclusive `YYYY-MM-DD`; default today. */
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageStatisticsResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    createChatCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatCompletionRequest"];
+            };
+        };
+        responses: {
+            /** @description The completion (`application/json`), or with `stream: true` a `text/event-stream` of `data: <ChatCompletionChunk>` events ending with `data: [DONE]`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    /**
+                     * @example {
+                     *       "choices": [
+                     *         {
+                     *           "delta": {
+                     *             "content": "You",
+                     *             "role": "assistant"
+                     *           },
+                     *           "finish_reason": null,
+                     *           "index": 0
+                     *         }
+                     *       ],
+                     *       "created": 1735689600,
+                     *       "id": "chatcmpl-0f8fad5b-d9cb-469f-a165-70867728950e",
+                     *       "model": "local/chat",
+                     *       "object": "chat.completion.chunk"
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
+                };
+            };
+            400: components["responses"]["ChatBadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["ChatPaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
+            500: components["responses"]["ChatServerError"];
+            502: components["responses"]["ChatBadGateway"];
+            503: components["responses"]["ChatServiceUnavailable"];
+        };
+    };
+    submitLocalimageTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextToImageInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitSimulatorTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatorInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalspeechTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextToSpeechInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalvideoTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageToVideoInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitLocalvideofromtextTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageToVideoInput"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    listChatModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatModelList"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            500: components["responses"]["ChatServerError"];
+        };
+    };
+    getChatModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatModel"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
+            500: components["responses"]["ChatServerError"];
+        };
+    };
+    getTaskResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the submit acknowledgement. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task result. */
+            200: {
+                headers: {
+                    /** @description Seconds before the next poll; present (3) while the task is not terminal. */
+                    "Retry-After"?: 3;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResult"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    submitTask: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                provider_id: string;
+                model_id: string;
+                run_type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitBody"];
+            };
+        };
+        responses: {
+            /** @description Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["V1PaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
             500: components["responses"]["V1ServerError"];
         };
     };

@@ -10,3 +10,8 @@ export {
 export type { ModelInputContract } from './openapi/contract-models.constants';
 export { readOpenApiDocumentText } from './openapi-file.util';
 export * from './validation/validation-findings.util';
+export { AdminRoute, ChatRoute, V1Route, V3Route } from './openapi/api-route.decorator';
+export type { ApiRouteDoc, ApiTagName } from './openapi/api-route.decorator';
+export { openApiDocumentConfig, CONTRACTS_VERSION } from './openapi/document-config.util';
+export { finishOpenApiDocument } from './openapi/finish-document.util';
+export { taskFinishedCallback } from './openapi/webhook-callback.constants';

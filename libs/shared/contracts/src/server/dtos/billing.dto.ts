@@ -26,14 +26,25 @@ export class BalanceDto {
 /** Query of `GET /api/v3/billings`. */
 @ApiSchema({ name: 'BillingsQuery' })
 export class BillingsQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    description: 'Page number, from 1.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   page?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Records per page.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -41,7 +52,12 @@ export class BillingsQueryDto {
   @Max(100)
   per_page?: number;
 
-  @ApiPropertyOptional({ enum: ['top-up', 'usage'], description: 'Omit for all records.' })
+  @ApiPropertyOptional({
+    enum: ['top-up', 'usage'],
+    enumName: 'BillingRecordType',
+    enumSchema: { description: 'The kind of a billing record.' },
+    description: 'Omit for all records.',
+  })
   @IsOptional()
   @IsIn(['top-up', 'usage'])
   type?: 'top-up' | 'usage';
@@ -138,7 +154,12 @@ export class BillingsExportQueryDto {
   @Matches(DATE)
   end_date?: string;
 
-  @ApiPropertyOptional({ enum: ['top-up', 'usage'], description: 'Omit for all records.' })
+  @ApiPropertyOptional({
+    enum: ['top-up', 'usage'],
+    enumName: 'BillingRecordType',
+    enumSchema: { description: 'The kind of a billing record.' },
+    description: 'Omit for all records.',
+  })
   @IsOptional()
   @IsIn(['top-up', 'usage'])
   type?: 'top-up' | 'usage';

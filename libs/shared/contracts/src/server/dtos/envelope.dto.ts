@@ -1,17 +1,12 @@
-import { ApiProperty } from '@nestjs/swagger';
-
 /**
  * The `/api/v3/` envelope: `{ code: 200, message: "success", data }`.
- * Generic in `data`; the OpenAPI document names one envelope per endpoint.
+ * Generic in `data`; the OpenAPI document names one envelope per payload
+ * (`envelopes.dto.ts`).
  */
-export class ApiEnvelopeDto<T> {
-  @ApiProperty({ type: 'integer', enum: [200] })
-  code!: 200;
-
-  @ApiProperty({ enum: ['success'] })
-  message!: 'success';
-
-  data!: T;
+export interface ApiEnvelopeDto<T> {
+  code: 200;
+  message: 'success';
+  data: T;
 }
 
 /** Wraps `data` in the `/api/v3/` envelope: a plain object, no class instance per request. */

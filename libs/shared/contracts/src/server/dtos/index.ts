@@ -2,6 +2,7 @@ export * from './admin.dto';
 export * from './billing.dto';
 export * from './chat.dto';
 export * from './envelope.dto';
+export * from './envelopes.dto';
 export * from './error.dto';
 export * from './file.dto';
 export * from './inputs';

@@ -1,3 +1,4 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import {
   AdminAccountDto,
   BalanceDto,
@@ -50,6 +51,10 @@ import {
   WebhookPayloadDto,
 } from '../dtos';
 import { ImageToVideoInputDto, TextToImageInputDto, TextToSpeechInputDto } from '../dtos/inputs';
+
+/** The component name of a DTO class (its `@ApiSchema` name, else the class name). */
+export const schemaName = (dto: new () => object): string =>
+  getSchemaPath(dto).split('/').pop() ?? '';
 
 /** A catalogue model whose input schema the contracts own. */
 export interface ModelInputContract {

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getSchemaPath } from '@nestjs/swagger';
 import { APP_ERRORS, TASK_FAILURE_CODES } from '@genhub/errors';
-import { SimulatorInputDto } from '../dtos';
-import { buildOpenApiDocument } from './build-document.util';
-import { CONTRACT_MODELS, MODEL_INPUT_CLASSES } from './contract-models.constants';
+import { CONTRACT_MODELS, MODEL_INPUT_CLASSES, SimulatorInputDto } from '@genhub/contracts/server';
+import { buildApiDocument } from './api-document.util';
 
-const root = path.resolve(__dirname, '../../../../../..');
+const root = path.resolve(__dirname, '../../../..');
 const libRoot = path.join(root, 'libs/shared/contracts');
 const DOCUMENT = 'openapi.json';
 const TYPES = 'src/generated/openapi.ts';
@@ -52,7 +51,7 @@ describe('the OpenAPI document', () => {
     });
 
     it('generation is deterministic', async () => {
-      expect(JSON.stringify(await buildOpenApiDocument())).toBe(JSON.stringify(document));
+      expect(JSON.stringify(await buildApiDocument())).toBe(JSON.stringify(document));
     });
 
     it('`contracts:generate --check` passes on this tree (the CI gate)', () => {
@@ -274,14 +273,19 @@ describe('the OpenAPI document', () => {
     expect(callback.requestBody.content['application/json'].schema.$ref).toBe(
       '#/components/schemas/WebhookPayload',
     );
-    expect(submit.parameters.map((p: Json) => p.$ref ?? `path:${p.name}`)).toEqual([
+    expect(submit.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual([
       'path:provider_id',
       'path:model_id',
       'path:run_type',
-      '#/components/parameters/Sync',
-      '#/components/parameters/Webhook',
-      '#/components/parameters/Prefix',
+      'header:idempotency-key',
+      'query:sync',
+      'query:webhook',
+      'query:prefix',
     ]);
+    // The per-model paths take the same query and header, no path parameters.
+    expect(
+      document.paths['/v1/local/simulator/test'].post.parameters.map((p: Json) => p.name),
+    ).toEqual(['idempotency-key', 'sync', 'webhook', 'prefix']);
   });
 
   it('lists every error status with its exact bodies, per response family', () => {

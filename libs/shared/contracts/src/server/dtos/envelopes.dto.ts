@@ -1,0 +1,52 @@
+import type { Type } from '@nestjs/common';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { BillingsPageDto, UsageStatisticsDto } from './billing.dto';
+import type { ApiEnvelopeDto } from './envelope.dto';
+import { UploadAnswerDto } from './file.dto';
+import { ModelEntryDto } from './model.dto';
+import { DeleteTaskAnswerDto } from './task.dto';
+import { WebhookDeliveryDto } from './webhook.dto';
+
+/**
+ * One named envelope schema per `/api/v3/` payload (`BillingsPageResponse` is
+ * `{code: 200, message: "success", data: BillingsPage}`): what a route's
+ * `@V3Route({ ok: { type: … } })` answers. Classes for the document only; the
+ * controllers build plain objects with `envelope()`.
+ */
+function namedEnvelope<T>(name: string, data: Type<T>, isArray = false): Type<ApiEnvelopeDto<T>> {
+  @ApiSchema({ name, description: 'The `/api/v3/` envelope.' })
+  class NamedEnvelope implements ApiEnvelopeDto<T> {
+    @ApiProperty({ type: 'integer', enum: [200] })
+    code!: 200;
+
+    @ApiProperty({ enum: ['success'] })
+    message!: 'success';
+
+    @ApiProperty({ type: data, isArray })
+    data!: T;
+  }
+  return NamedEnvelope;
+}
+
+export const ModelListResponseDto = namedEnvelope('ModelListResponse', ModelEntryDto, true);
+export const BillingsPageResponseDto = namedEnvelope('BillingsPageResponse', BillingsPageDto);
+export const UsageStatisticsResponseDto = namedEnvelope(
+  'UsageStatisticsResponse',
+  UsageStatisticsDto,
+);
+export const DeleteTaskResponseDto = namedEnvelope('DeleteTaskResponse', DeleteTaskAnswerDto);
+export const UploadResponseDto = namedEnvelope('UploadResponse', UploadAnswerDto);
+export const WebhookDeliveriesResponseDto = namedEnvelope(
+  'WebhookDeliveriesResponse',
+  WebhookDeliveryDto,
+);
+
+/** Every envelope: their key lists are exhaustive. */
+export const API_ENVELOPES: readonly Type<unknown>[] = [
+  ModelListResponseDto,
+  BillingsPageResponseDto,
+  UsageStatisticsResponseDto,
+  DeleteTaskResponseDto,
+  UploadResponseDto,
+  WebhookDeliveriesResponseDto,
+];

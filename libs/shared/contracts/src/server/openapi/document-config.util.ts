@@ -1,0 +1,60 @@
+import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
+import type { ApiTagName } from './api-route.decorator';
+import { ERROR_RESPONSES } from './error-responses.constants';
+
+/** The document's version: bump on any change of the public interface. */
+export const CONTRACTS_VERSION = '1.1.0';
+
+const TAGS: Record<ApiTagName, string> = {
+  Tasks: 'Submit tasks, read results, delete tasks.',
+  Account: 'Balance.',
+  Models: 'The model catalogue.',
+  Billing: 'Billing records, export and usage.',
+  Files: 'Uploads for use as model inputs.',
+  Webhooks: 'Webhook delivery records.',
+  Chat: 'OpenAI-compatible chat endpoints.',
+  Admin: 'The operator API (`/admin/v1`): accounts, API keys, top-ups, suspension.',
+};
+
+/**
+ * Everything the document says that belongs to no single route: title,
+ * version, tags, the two bearer schemes (the API key by default, the admin
+ * token where a route says so) and the reusable error responses.
+ */
+export function openApiDocumentConfig(): Omit<OpenAPIObject, 'paths'> {
+  const builder = new DocumentBuilder()
+    .setOpenAPIVersion('3.0.3')
+    .setTitle('genhub public API')
+    .setDescription(
+      'Submit generation tasks, read their results (by polling, synchronously or by webhook), list models, and query billing, usage and balance. `/v1/` answers carry no envelope; `/api/v3/` answers are wrapped in `{code, message, data}`.',
+    )
+    .setVersion(CONTRACTS_VERSION)
+    .addServer('/', 'The gateway serving this document')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: undefined,
+        description: '`Authorization: Bearer <API_KEY>`',
+      },
+      'bearerAuth',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: undefined,
+        description:
+          '`Authorization: Bearer <ADMIN_TOKEN>`; the admin API exists only when `ADMIN_TOKEN` is set.',
+      },
+      'adminBearer',
+    )
+    .addSecurityRequirements('bearerAuth');
+  for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);
+  const config = builder.build();
+  return {
+    ...config,
+    info: { ...config.info, license: { name: 'UNLICENSED' } },
+    components: { ...config.components, responses: ERROR_RESPONSES },
+  };
+}

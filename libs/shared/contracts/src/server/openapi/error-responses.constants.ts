@@ -1,0 +1,241 @@
+import type { ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import {
+  APP_ERRORS,
+  AppErrorCode,
+  INSUFFICIENT_BALANCE_INNER_CODE,
+  insufficientBalanceMessage,
+  modelNotFoundMessage,
+  unknownProviderMessage,
+} from '@genhub/errors';
+
+/**
+ * The error answers of the public interface, one reusable response per family
+ * and status, with the exact bodies as examples (taken from the error
+ * catalogue, so a message changes in one place). Routes refer to them through
+ * their family decorator (`api-operation.decorator.ts`).
+ */
+
+export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+export const json = (
+  schema: SchemaObject | ReferenceObject,
+  examples?: Record<string, unknown>,
+) => ({
+  'application/json': {
+    schema,
+    ...(examples
+      ? {
+          examples: Object.fromEntries(
+            Object.entries(examples).map(([key, value]) => [key, { value }]),
+          ),
+        }
+      : {}),
+  },
+});
+
+const msg = (code: AppErrorCode): string => APP_ERRORS[code].message;
+const v1 = (status: number, error: unknown) => ({ code: status, error });
+const v3 = (status: number, message: string) => ({ code: status, message, data: null });
+
+/** Reusable error responses, exact bodies as examples, per response family. */
+export const ERROR_RESPONSES: Record<string, ResponseObject> = {
+  V1BadRequest: {
+    description:
+      'Invalid parameters (missing field, wrong type, value out of range) or an unrecognized provider (nested business code 1401). Nothing was charged.',
+    content: json(ref('V1Error'), {
+      invalidParameters: v1(400, 'prompt must be a string'),
+      unknownProvider: v1(400, {
+        code: APP_ERRORS.unknown_provider.innerCode,
+        error: unknownProviderMessage('acme'),
+      }),
+    }),
+  },
+  V1Unauthorized: {
+    description: 'Missing or invalid API key.',
+    content: json(ref('V1Error'), {
+      missingHeader: v1(401, msg('missing_authorization')),
+      invalidFormat: v1(401, msg('invalid_authorization_format')),
+      invalidKey: v1(401, msg('invalid_api_key')),
+    }),
+  },
+  V1PaymentRequired: {
+    description: `Balance (net of reservations) lower than the price; nested business code ${INSUFFICIENT_BALANCE_INNER_CODE}. Nothing was charged.`,
+    content: json(ref('V1Error'), {
+      insufficientBalance: v1(402, {
+        code: INSUFFICIENT_BALANCE_INNER_CODE,
+        error: insufficientBalanceMessage('$', '0.000', '0.001'),
+      }),
+    }),
+  },
+  V1Forbidden: {
+    description: 'Account suspended, or prompt blocked by content policy.',
+    content: json(ref('V1Error'), {
+      accountSuspended: v1(403, msg('account_suspended')),
+      contentBlocked: v1(403, msg('content_blocked')),
+    }),
+  },
+  V1NotFound: {
+    description: 'Endpoint, model slug or task does not exist (or is not yours).',
+    content: json(ref('V1Error'), { notFound: v1(404, msg('not_found')) }),
+  },
+  V1ServerError: {
+    description: 'Unexpected server error (transient: retry with backoff).',
+    content: json(ref('V1Error'), { serverError: v1(500, msg('internal')) }),
+  },
+  V3BadRequest: {
+    description: 'Invalid query or body.',
+    content: json(ref('V3Error'), {
+      invalidParameters: v3(400, 'per_page must be an integer from 1 to 100'),
+    }),
+  },
+  V3Unauthorized: {
+    description: 'Missing or invalid API key.',
+    content: json(ref('V3Error'), {
+      missingHeader: v3(401, msg('missing_authorization')),
+      invalidFormat: v3(401, msg('invalid_authorization_format')),
+      invalidKey: v3(401, msg('invalid_api_key')),
+    }),
+  },
+  V3Forbidden: {
+    description: 'Account suspended.',
+    content: json(ref('V3Error'), { accountSuspended: v3(403, msg('account_suspended')) }),
+  },
+  V3NotFound: {
+    description: 'Endpoint or task does not exist (or is not yours).',
+    content: json(ref('V3Error'), { notFound: v3(404, msg('not_found')) }),
+  },
+  V3PayloadTooLarge: {
+    description: 'File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB).',
+    content: json(ref('V3Error'), { tooLarge: v3(413, msg('payload_too_large')) }),
+  },
+  V3ServerError: {
+    description: 'Unexpected server error.',
+    content: json(ref('V3Error'), { serverError: v3(500, msg('internal')) }),
+  },
+  AdminBadRequest: {
+    description: 'Invalid body: unknown field, wrong type or value out of range.',
+    content: json(ref('V1Error'), {
+      invalidAmount: v1(400, 'Invalid request: amount must be a positive number'),
+    }),
+  },
+  AdminUnauthorized: {
+    description: 'Missing or wrong admin token.',
+    content: json(ref('V1Error'), {
+      missingHeader: v1(401, msg('missing_authorization')),
+      invalidFormat: v1(401, msg('invalid_authorization_format')),
+      wrongToken: v1(401, 'Invalid admin token'),
+    }),
+  },
+  AdminNotFound: {
+    description:
+      'Unknown account or key, or the admin API is disabled (`ADMIN_TOKEN` unset: every admin route answers 404).',
+    content: json(ref('V1Error'), { notFound: v1(404, msg('not_found')) }),
+  },
+  ChatBadRequest: {
+    description: 'Invalid chat request.',
+    content: json(ref('ChatError'), {
+      invalidRequest: {
+        error: {
+          message: 'messages must be an array',
+          type: 'invalid_request_error',
+          param: 'messages',
+        },
+      },
+    }),
+  },
+  ChatPaymentRequired: {
+    description:
+      'The balance (net of reservations) does not cover the upper bound of the cost (prompt + `max_tokens` at the model’s prices). Nothing was charged.',
+    content: json(ref('ChatError'), {
+      insufficientBalance: {
+        error: {
+          message: insufficientBalanceMessage('$', '0.000', '0.004'),
+          type: 'insufficient_quota',
+          param: null,
+        },
+      },
+    }),
+  },
+  ChatNotFound: {
+    description: 'Unknown chat model.',
+    content: json(ref('ChatError'), {
+      unknownModel: {
+        error: {
+          message: modelNotFoundMessage('acme/nope'),
+          type: 'invalid_request_error',
+          param: 'model',
+        },
+      },
+    }),
+  },
+  ChatBadGateway: {
+    description:
+      'The upstream refused the gateway’s credentials or answered something unusable. Nothing was charged.',
+    content: json(ref('ChatError'), {
+      upstreamError: {
+        error: { message: msg('upstream_error'), type: 'api_error', param: null },
+      },
+    }),
+  },
+  ChatServiceUnavailable: {
+    description:
+      'Every route of the model failed transiently (429, 5xx, unreachable, time limit). Nothing was charged; retry with backoff.',
+    content: json(ref('ChatError'), {
+      unavailable: {
+        error: { message: msg('service_unavailable'), type: 'server_error', param: null },
+      },
+    }),
+  },
+  ChatServerError: {
+    description: 'Unexpected server error.',
+    content: json(ref('ChatError'), {
+      serverError: { error: { message: msg('internal'), type: 'server_error', param: null } },
+    }),
+  },
+};
+
+/** The response families of the interface (extensions.md §6) and the admin API (§2). */
+export type ResponseFamily = 'v1' | 'v3' | 'chat' | 'admin';
+
+/**
+ * Which reusable response answers each status, per family. Chat endpoints keep
+ * the `{code, error}` shape for authentication refusals (extensions.md §6);
+ * the admin API answers `{code, error}` with a string `error` (§2).
+ */
+export const ERROR_RESPONSE_NAMES = {
+  v1: {
+    400: 'V1BadRequest',
+    401: 'V1Unauthorized',
+    402: 'V1PaymentRequired',
+    403: 'V1Forbidden',
+    404: 'V1NotFound',
+    500: 'V1ServerError',
+  },
+  v3: {
+    400: 'V3BadRequest',
+    401: 'V3Unauthorized',
+    403: 'V3Forbidden',
+    404: 'V3NotFound',
+    413: 'V3PayloadTooLarge',
+    500: 'V3ServerError',
+  },
+  chat: {
+    400: 'ChatBadRequest',
+    401: 'V1Unauthorized',
+    402: 'ChatPaymentRequired',
+    403: 'V1Forbidden',
+    404: 'ChatNotFound',
+    500: 'ChatServerError',
+    502: 'ChatBadGateway',
+    503: 'ChatServiceUnavailable',
+  },
+  admin: {
+    400: 'AdminBadRequest',
+    401: 'AdminUnauthorized',
+    404: 'AdminNotFound',
+    500: 'V1ServerError',
+  },
+} as const satisfies Record<ResponseFamily, Record<number, keyof typeof ERROR_RESPONSES>>;
+
+/** The statuses a family can answer with a documented error. */
+export type ErrorStatus<Family extends ResponseFamily> =
+  keyof (typeof ERROR_RESPONSE_NAMES)[Family];
