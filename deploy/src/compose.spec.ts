@@ -29,11 +29,11 @@ const envOf = (service: Service) =>
     Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(v)]),
   );
 
-const NEEDED = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'QUEUE_PREFIX',
-  'PORT',
+const NEEDED = ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'PORT'];
+
+/** Object storage: only the apps that store files get its settings and keys. */
+const STORES_FILES = new Set(['gateway', 'task-worker']);
+const STORAGE = [
   'S3_ENDPOINT',
   'S3_BUCKET',
   'S3_REGION',
@@ -80,12 +80,15 @@ describe('docker/compose.yml', () => {
       const known = variablesOfApp(app);
       expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
       for (const name of NEEDED) expect(env[name]).toBeTruthy();
+      for (const name of STORAGE)
+        expect([name, Boolean(env[name])]).toEqual([name, STORES_FILES.has(app)]);
       if (app === 'gateway')
         for (const name of ['ADMIN_TOKEN', 'API_KEY_PEPPER', 'PUBLIC_BASE_URL'])
           expect(env[name]).toBeTruthy();
     });
 
-    it('points object storage at MinIO with path-style addressing', () => {
+    it('points object storage at MinIO with path-style addressing (apps that store files)', () => {
+      if (!STORES_FILES.has(app)) return expect(env.S3_ACCESS_KEY_ID).toBeUndefined();
       expect(env).toMatchObject({
         S3_ENDPOINT: 'http://minio:9000',
         S3_FORCE_PATH_STYLE: 'true',

@@ -15,7 +15,7 @@ import { DatabaseModule } from '@genhub/database';
 import { AppException } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
-import { GATEWAY_CONFIG } from '../app.module';
+import { SERVICES } from '@genhub/service';
 import { BillingHttpModule } from './billing-http.module';
 import { httpStatus } from '../filters/error-bodies.util';
 
@@ -60,7 +60,7 @@ describe('billing endpoints', () => {
     const env = { ...process.env, PORT: '3998', LOG_LEVEL: 'silent' };
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ConfigModule.forRoot({ pieces: GATEWAY_CONFIG, env }),
+        ConfigModule.forRoot({ pieces: [...SERVICES.gateway.pieces], env }),
         ObservabilityModule.forRoot('gateway-test'),
         DatabaseModule,
         QueueModule.forRoot(),
