@@ -1,4 +1,5 @@
 export * from './catalogue/model-catalogue.util';
+export * from './config/providers-file.types';
 export * from './config/providers-file.util';
 export * from './contract/model-adapter.types';
 export * from './local/local-provider.util';

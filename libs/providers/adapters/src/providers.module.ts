@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { ProvidersConfig, TaskConfig } from '@genhub/config';
 import { ModelCatalogue } from './catalogue/model-catalogue.util';
-import { ProvidersFile, readProvidersFile } from './config/providers-file.util';
+import type { ProvidersFile } from './config/providers-file.types';
+import { readProvidersFile } from './config/providers-file.util';
 import { localProvider } from './local/local-provider.util';
 import { AdapterRegistry } from './registry/adapter-registry.util';
 import { upstreamProvider } from './upstream/upstream-provider.util';

@@ -4,4 +4,6 @@ export * from './migrations';
 export * from './repositories/outbox.repository';
 export * from './repositories/sql-fragment.util';
 export * from './repositories/task.repository';
+export * from './repositories/task-row.mapper';
+export * from './repositories/task-writes.types';
 export * from './tasks-data-access.module';

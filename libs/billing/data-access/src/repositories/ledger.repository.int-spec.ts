@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { CHAT_CATEGORY, LedgerRepository } from './ledger.repository';
+import { LedgerRepository } from './ledger.repository';
+import { CHAT_CATEGORY } from './ledger.types';
 
 describe('LedgerRepository (PostgreSQL)', () => {
   let dataSource: DataSource;

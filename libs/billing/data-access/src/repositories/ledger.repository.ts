@@ -3,82 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
 import { BillingRecordEntity } from '../entities';
-
-/** The category of chat completions' reservations, usage records and rollups. */
-export const CHAT_CATEGORY = 'chat';
-
-export interface ReserveInput {
-  accountId: string;
-  taskId: string;
-  amountUnits: number;
-  /** Model slug and category, kept on the reservation for the usage record and rollups. */
-  model: string;
-  category: string;
-}
-
-/** Which task's reservation to settle; both ids must match (every query is scoped by account). */
-export interface SettleInput {
-  taskId: string;
-  accountId: string;
-}
-
-/** `unchanged`: no open reservation for that task (unknown, or settled before). */
-/**
- * Ledger writes as data-modifying CTEs for a statement another domain runs
- * (a submit, a run's terminal write): parameters numbered from $1; `yields`
- * names the CTE that has a row when the write happened.
- */
-export interface LedgerCte {
-  sql: string;
-  params: unknown[];
-  yields: string;
-}
-
-export type CaptureResult =
-  { outcome: 'captured'; record: BillingRecordEntity } | { outcome: 'unchanged' };
-export type ReleaseResult = { outcome: 'released'; amountUnits: number } | { outcome: 'unchanged' };
-
-export type ReserveResult =
-  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
-
-export interface BalanceView {
-  accountId: string;
-  currency: Currency;
-  /** Sum of the account's records. */
-  balanceUnits: number;
-  /** Sum of its open reservations. */
-  reservedUnits: number;
-}
-
-interface RecordRow {
-  id: string;
-  account_id: string;
-  seq: number;
-  type_seq: number;
-  type: 'top-up' | 'usage';
-  amount_units: number;
-  balance_after_units: number;
-  model: string | null;
-  category: string | null;
-  task_id: string | null;
-  created_at: Date;
-}
-
-export function recordFromRow(row: RecordRow): BillingRecordEntity {
-  return Object.assign(new BillingRecordEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    seq: row.seq,
-    typeSeq: row.type_seq,
-    type: row.type,
-    amountUnits: row.amount_units,
-    balanceAfterUnits: row.balance_after_units,
-    model: row.model,
-    category: row.category,
-    taskId: row.task_id,
-    createdAt: row.created_at,
-  });
-}
+import { recordFromRow, type RecordRow } from './billing-record-row.mapper';
+import {
+  type BalanceView,
+  type CaptureResult,
+  type LedgerCte,
+  type ReleaseResult,
+  type ReserveInput,
+  type ReserveResult,
+  type SettleInput,
+} from './ledger.types';
 
 /**
  * The ledger's writes. Each is one conditional SQL statement, so concurrent

@@ -2,7 +2,7 @@ import { routeFamily } from './route-family.util';
 
 describe('routeFamily', () => {
   it.each([
-    ['/v1/:provider/:model/:run_type', 'submit'],
+    ['/v1/:provider_id/:model_id/:run_type', 'submit'],
     ['/v1/requests/:request_id', 'result'],
     ['/v1/balance', 'balance'],
     ['/api/v3/billings', 'billings'],

@@ -1,4 +1,4 @@
-import type { ProvidersFile, UpstreamSettings } from '../config/providers-file.util';
+import type { ProvidersFile, UpstreamSettings } from '../config/providers-file.types';
 import type { ChatBackend } from './chat-backend.util';
 import type { ChatModelDefinition, ChatModelSet } from './chat-catalogue.util';
 import { OpenAiChatBackend } from './openai-chat.backend';

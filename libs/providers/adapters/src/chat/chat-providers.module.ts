@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ChatConfig } from '@genhub/config';
-import type { ProvidersFile } from '../config/providers-file.util';
+import type { ProvidersFile } from '../config/providers-file.types';
 import { PROVIDERS_FILE_CONTENTS, ProvidersModule } from '../providers.module';
 import { ChatCatalogue } from './chat-catalogue.util';
 import { chatModelsFromFile } from './chat-models-from-file.util';

@@ -1,73 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { MODEL_INPUT_KINDS, ModelInputKind } from '@genhub/contracts/server';
-import { toMicros } from '@genhub/money';
+import { MODEL_INPUT_KINDS } from '@genhub/contracts/server';
 import { ChannelName, Channels } from '../contract/model-adapter.types';
-
-export const UPSTREAM_KINDS = ['openai', 'replicate', 'fal'] as const;
-export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
-
-/** An upstream provider account: where to call it and with which key. */
-export interface UpstreamSettings {
-  name: string;
-  kind: UpstreamKind;
-  baseUrl: string;
-  /** Read from the variable `api_key_env` names; undefined when the file names none. */
-  apiKey?: string;
-  /** Limit of one HTTP request to the upstream (a poll, a submit, a synchronous generation). */
-  timeoutMs: number;
-}
-
-export interface FileRoute {
-  upstream: string;
-  model: string;
-  priceUnits: number;
-}
-
-export interface FileModel {
-  slug: string;
-  name: string;
-  category: string;
-  description: string;
-  input: ModelInputKind;
-  timeLimitMs: number;
-  defaultChannel: ChannelName;
-  channels: Partial<Record<ChannelName, FileRoute[]>>;
-}
-
-export interface FileChatRoute {
-  upstream: string;
-  model: string;
-  inputPricePer1mTokensUnits: number;
-  outputPricePer1mTokensUnits: number;
-}
-
-/** A chat model of the file; `chatModelsFromFile` turns it into the chat catalogue's form. */
-export interface FileChatModel {
-  id: string;
-  name: string;
-  defaultChannel: ChannelName;
-  channels: Partial<Record<ChannelName, FileChatRoute[]>>;
-}
-
-export interface ProvidersFile {
-  upstreams: UpstreamSettings[];
-  models: FileModel[];
-  chatModels: FileChatModel[];
-}
-
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
-export const DEFAULT_MODEL_TIME_LIMIT_MS = 600_000;
-
-/** One line naming the file, the place and what is wrong; the app exits with it. */
-export class ProvidersFileError extends Error {
-  constructor(source: string, path: string, problem: string) {
-    super(`Invalid providers file ${source}: ${path ? `${path} ` : ''}${problem}`);
-    this.name = 'ProvidersFileError';
-  }
-}
+import { Checker } from './json-checker.util';
+import {
+  DEFAULT_MODEL_TIME_LIMIT_MS,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type FileChatModel,
+  type FileModel,
+  type ProvidersFile,
+  ProvidersFileError,
+  UPSTREAM_KINDS,
+  type UpstreamSettings,
+} from './providers-file.types';
 
 type Env = Readonly<Record<string, string | undefined>>;
-type Json = Record<string, unknown>;
 
 /** Reads and validates `PROVIDERS_FILE`; keys come from the variables the file names. */
 export function readProvidersFile(path: string, env: Env): ProvidersFile {
@@ -283,63 +229,4 @@ function unique(check: Checker, values: string[], path: string, field: string): 
     if (seen.has(v)) check.fail(`${path}[${i}].${field}`, `duplicates "${v}"`);
     seen.add(v);
   });
-}
-
-/** Small typed readers that fail with the JSON path of the bad value. */
-class Checker {
-  constructor(private readonly source: string) {}
-
-  fail(path: string, problem: string): never {
-    throw new ProvidersFileError(this.source, path || '(top level)', problem);
-  }
-
-  object(
-    raw: unknown,
-    path: string,
-    allowed?: readonly string[],
-    required: readonly string[] = [],
-  ): Json {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      this.fail(path, 'must be an object');
-    const o = raw as Json;
-    if (allowed)
-      for (const key of Object.keys(o))
-        if (!allowed.includes(key))
-          this.fail(path, `has an unknown key "${key}" (expected ${allowed.join(', ')})`);
-    for (const key of required) if (o[key] === undefined) this.fail(path, `is missing "${key}"`);
-    return o;
-  }
-
-  array(raw: unknown, path: string): unknown[] {
-    if (!Array.isArray(raw)) this.fail(path, 'must be an array');
-    return raw;
-  }
-
-  string(raw: unknown, path: string, allowEmpty = false): string {
-    if (typeof raw !== 'string' || (!allowEmpty && !raw.trim()))
-      this.fail(path, 'must be a non-empty string');
-    return raw;
-  }
-
-  integer(raw: unknown, path: string, min: number, max: number): number {
-    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max)
-      this.fail(path, `must be an integer from ${min} to ${max}`);
-    return raw;
-  }
-
-  oneOf<T extends string>(raw: unknown, path: string, values: readonly T[]): T {
-    if (!values.includes(raw as T))
-      this.fail(path, `must be one of ${values.join(', ')} (got ${JSON.stringify(raw)})`);
-    return raw as T;
-  }
-
-  /** A price in the account's currency (at most 6 decimals) → micro-units. */
-  price(raw: unknown, path: string): number {
-    if (typeof raw !== 'number' || raw < 0) this.fail(path, 'must be a number ≥ 0');
-    try {
-      return toMicros(raw);
-    } catch (error) {
-      return this.fail(path, (error as Error).message);
-    }
-  }
 }

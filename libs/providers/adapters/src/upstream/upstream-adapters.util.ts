@@ -1,4 +1,4 @@
-import type { UpstreamSettings } from '../config/providers-file.util';
+import type { UpstreamSettings } from '../config/providers-file.types';
 import { ModelAdapter } from '../contract/model-adapter.types';
 import { FalAdapter } from './fal/fal.adapter';
 import { OpenAiAdapter } from './openai/openai.adapter';

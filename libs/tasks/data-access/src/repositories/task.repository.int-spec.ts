@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { NewTask, TaskRepository } from './task.repository';
+import { TaskRepository } from './task.repository';
+import type { NewTask } from './task-writes.types';
 import { OutboxRepository } from './outbox.repository';
 
 const timings = { queue_wait: 1, worker_init: 1, api_call: 1, save: 1, run_overhead: 1, total: 5 };

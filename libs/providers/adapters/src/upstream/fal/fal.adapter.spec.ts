@@ -11,7 +11,7 @@ describe('FalAdapter (fake fal queue API)', () => {
   beforeAll(async () => {
     fake = await FakeFal.start();
     adapter = new FalAdapter(
-      { name: 'fal', kind: 'fal', baseUrl: fake.baseUrl, apiKey: 'fal-key', timeoutMs: 300 },
+      { name: 'fal', kind: 'fal', baseUrl: fake.baseUrl, apiKey: 'fal-key', timeoutMs: 1500 },
       FAST,
     );
   });

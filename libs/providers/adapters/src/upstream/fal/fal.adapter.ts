@@ -5,14 +5,14 @@ import {
   ModelAdapter,
   RunContext,
 } from '../../contract/model-adapter.types';
-import type { UpstreamSettings } from '../../config/providers-file.util';
+import type { UpstreamSettings } from '../../config/providers-file.types';
 import {
   Backoff,
   DEFAULT_BACKOFF,
   cancelOnFailure,
-  callUpstream,
+  jsonUpstream,
+  JsonUpstream,
   nonEmpty,
-  objectOf,
   pollWithBackoff,
   sameOrigin,
   urlOutput,
@@ -38,18 +38,22 @@ const IMAGE_SIZES: Record<string, string> = {
  * `PUT cancel_url` when the run is aborted or fails after the submit.
  */
 export class FalAdapter implements ModelAdapter<Input> {
+  /** fal takes its key as `Authorization: Key <key>`. */
+  private readonly request: JsonUpstream;
+
   constructor(
     private readonly upstream: UpstreamSettings,
     private readonly backoff: Backoff = DEFAULT_BACKOFF,
-  ) {}
+  ) {
+    this.request = jsonUpstream(upstream, 'Key', falError);
+  }
 
   async run(ctx: RunContext<Input>): Promise<AdapterResult> {
-    const body = JSON.stringify(falInput(ctx.input, ctx.route.kind));
     const submitted = await this.request(
       ctx,
       'POST',
       `${this.upstream.baseUrl}/${ctx.route.upstreamModel}`,
-      body,
+      falInput(ctx.input, ctx.route.kind),
     );
     const status = sameOrigin(submitted.status_url, this.upstream.baseUrl);
     const response = sameOrigin(submitted.response_url, this.upstream.baseUrl);
@@ -71,26 +75,6 @@ export class FalAdapter implements ModelAdapter<Input> {
       (signal) => this.request({ ...ctx, signal }, 'PUT', cancel),
     );
     return { outputs: nonEmpty(outputsOf(result, ctx.route.kind)) };
-  }
-
-  private async request(
-    ctx: Pick<RunContext, 'signal'>,
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    body?: string,
-  ) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.upstream.apiKey) headers.authorization = `Key ${this.upstream.apiKey}`;
-    const answer = await callUpstream({
-      method,
-      url,
-      headers,
-      body,
-      signal: ctx.signal,
-      timeoutMs: this.upstream.timeoutMs,
-      onError: falError,
-    });
-    return objectOf(answer);
   }
 }
 

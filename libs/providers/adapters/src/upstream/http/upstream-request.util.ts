@@ -1,4 +1,5 @@
-import { AdapterError } from '../../contract/model-adapter.types';
+import type { UpstreamSettings } from '../../config/providers-file.types';
+import { AdapterError, type RunContext } from '../../contract/model-adapter.types';
 import { TaskCode } from '@genhub/errors';
 
 /** A complete upstream answer (the body is read inside the time limit). */
@@ -95,4 +96,42 @@ export function sameOrigin(url: unknown, base: string): string {
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/** How a provider wants its key: `Authorization: <scheme> <key>`. */
+export type AuthScheme = 'Bearer' | 'Key';
+
+/** One JSON call to a bound upstream: method, absolute URL, optional body object. */
+export type JsonUpstream = (
+  ctx: Pick<RunContext, 'signal'>,
+  method: UpstreamCall['method'],
+  url: string,
+  body?: object,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * A JSON requester bound to one upstream account (its key in the provider's
+ * scheme, its time limit, its error mapping): the queue-style adapters (fal,
+ * Replicate) make every call through one, JSON in and out, so each adapter
+ * states only its wire format.
+ */
+export function jsonUpstream(
+  upstream: Pick<UpstreamSettings, 'apiKey' | 'timeoutMs'>,
+  scheme: AuthScheme,
+  onError: UpstreamCall['onError'],
+): JsonUpstream {
+  return async (ctx, method, url, body) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (upstream.apiKey) headers.authorization = `${scheme} ${upstream.apiKey}`;
+    const answer = await callUpstream({
+      method,
+      url,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: ctx.signal,
+      timeoutMs: upstream.timeoutMs,
+      onError,
+    });
+    return objectOf(answer);
+  };
 }

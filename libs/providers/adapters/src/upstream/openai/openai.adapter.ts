@@ -5,7 +5,7 @@ import {
   ModelAdapter,
   RunContext,
 } from '../../contract/model-adapter.types';
-import type { UpstreamSettings } from '../../config/providers-file.util';
+import type { UpstreamSettings } from '../../config/providers-file.types';
 import { UpstreamCall, bytesOutput, callUpstream, nonEmpty, objectOf, urlOutput } from '../http';
 import { openAiError } from './openai-errors.util';
 import { openAiImageSize } from './openai-image-size.util';

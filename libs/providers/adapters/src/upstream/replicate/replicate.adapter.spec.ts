@@ -16,7 +16,7 @@ describe('ReplicateAdapter (fake Replicate HTTP API)', () => {
         kind: 'replicate',
         baseUrl: fake.baseUrl,
         apiKey: 'r8_test',
-        timeoutMs: 300,
+        timeoutMs: 1500,
       },
       FAST,
     );
@@ -178,7 +178,7 @@ describe('ReplicateAdapter (fake Replicate HTTP API)', () => {
         name: 'r',
         kind: 'replicate',
         baseUrl: fake.baseUrl.replace('127.0.0.1', 'localhost'),
-        timeoutMs: 300,
+        timeoutMs: 1500,
       },
       FAST,
     );

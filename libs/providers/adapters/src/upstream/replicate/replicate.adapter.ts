@@ -5,14 +5,14 @@ import {
   ModelAdapter,
   RunContext,
 } from '../../contract/model-adapter.types';
-import type { UpstreamSettings } from '../../config/providers-file.util';
+import type { UpstreamSettings } from '../../config/providers-file.types';
 import {
   Backoff,
   DEFAULT_BACKOFF,
   cancelOnFailure,
-  callUpstream,
+  jsonUpstream,
+  JsonUpstream,
   nonEmpty,
-  objectOf,
   pollWithBackoff,
   sameOrigin,
   urlOutput,
@@ -35,10 +35,15 @@ const PENDING = new Set(['starting', 'processing']);
  * run is aborted or fails after creation. Output URLs are left to the worker.
  */
 export class ReplicateAdapter implements ModelAdapter<Input> {
+  /** Replicate takes its key as `Authorization: Bearer <key>`. */
+  private readonly call: JsonUpstream;
+
   constructor(
     private readonly upstream: UpstreamSettings,
     private readonly backoff: Backoff = DEFAULT_BACKOFF,
-  ) {}
+  ) {
+    this.call = jsonUpstream(upstream, 'Bearer', replicateHttpError);
+  }
 
   async run(ctx: RunContext<Input>): Promise<AdapterResult> {
     const created = await this.create(ctx);
@@ -66,7 +71,7 @@ export class ReplicateAdapter implements ModelAdapter<Input> {
   private async create(ctx: RunContext<Input>): Promise<Prediction> {
     const [model, version] = ctx.route.upstreamModel.split(':');
     const path = version ? '/v1/predictions' : `/v1/models/${model}/predictions`;
-    const body = JSON.stringify({ ...(version ? { version } : {}), input: ctx.input });
+    const body = { ...(version ? { version } : {}), input: ctx.input };
     return this.request(ctx, 'POST', `${this.upstream.baseUrl}${path}`, body);
   }
 
@@ -79,20 +84,9 @@ export class ReplicateAdapter implements ModelAdapter<Input> {
     ctx: Pick<RunContext, 'signal'>,
     method: 'GET' | 'POST',
     url: string,
-    body?: string,
-  ) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.upstream.apiKey) headers.authorization = `Bearer ${this.upstream.apiKey}`;
-    const answer = await callUpstream({
-      method,
-      url,
-      headers,
-      body,
-      signal: ctx.signal,
-      timeoutMs: this.upstream.timeoutMs,
-      onError: replicateHttpError,
-    });
-    return objectOf(answer) as Prediction;
+    body?: object,
+  ): Promise<Prediction> {
+    return (await this.call(ctx, method, url, body)) as Prediction;
   }
 }
 

@@ -1,0 +1,77 @@
+import { isUUID } from 'class-validator';
+import { TaskEntity, type TaskTimings } from '../entities/task.entity';
+import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
+
+/** A `tasks.tasks` row as PostgreSQL returns it. */
+export interface TaskRow {
+  id: string;
+  account_id: string;
+  model: string;
+  channel: string;
+  category: string;
+  status: TaskStatus;
+  input: Record<string, unknown>;
+  webhook_url: string | null;
+  output_prefix: string | null;
+  price_units: number;
+  code: number | null;
+  error: string | null;
+  outputs: string[] | null;
+  output_keys: string[] | null;
+  timings: TaskTimings | null;
+  attempt: number;
+  time_limit_ms: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  deleted_at: Date | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+}
+
+/**
+ * Every column of TaskRow, for results of prepared statements (their result
+ * columns must not change when a migration adds one).
+ */
+export const TASK_COLUMNS = `id, account_id, model, channel, category, status, input, webhook_url,
+  output_prefix, price_units, code, error, outputs, output_keys, timings, attempt, time_limit_ms,
+  created_at, started_at, finished_at, deleted_at, idempotency_key, request_hash`;
+
+export function taskFromRow(r: TaskRow): TaskEntity {
+  return Object.assign(new TaskEntity(), {
+    id: r.id,
+    accountId: r.account_id,
+    model: r.model,
+    channel: r.channel,
+    category: r.category,
+    status: r.status,
+    input: r.input,
+    webhookUrl: r.webhook_url,
+    outputPrefix: r.output_prefix,
+    priceUnits: r.price_units,
+    code: r.code,
+    error: r.error,
+    outputs: r.outputs,
+    outputKeys: r.output_keys,
+    timings: r.timings,
+    attempt: r.attempt,
+    timeLimitMs: r.time_limit_ms,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    deletedAt: r.deleted_at,
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+  });
+}
+
+/** What the result endpoint shows of a task (no input: it can be large and is not shown). */
+export type TaskResultFields = Pick<
+  TaskEntity,
+  'id' | 'accountId' | 'model' | 'status' | 'code' | 'error' | 'outputs' | 'timings' | 'createdAt'
+>;
+
+/** A task id as a client may send it: anything that is not a UUID simply does not exist. */
+export function isTaskId(value: string): boolean {
+  return isUUID(value);
+}

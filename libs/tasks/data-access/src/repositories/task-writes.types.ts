@@ -1,0 +1,56 @@
+import type { TaskEntity, TaskTimings } from '../entities/task.entity';
+import type { OutboxRow } from './outbox.repository';
+import type { SqlFragment } from './sql-fragment.util';
+
+// What TaskRepository's writes take and give back.
+
+export interface NewTask {
+  id: string;
+  accountId: string;
+  model: string;
+  channel: string;
+  category: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  outputPrefix: string | null;
+  priceUnits: number;
+  timeLimitMs: number;
+  idempotencyKey?: string | null;
+  requestHash?: string | null;
+}
+
+/** A new task written together with its reservation and its outbox rows. */
+export interface CreatedTask {
+  createdAt: Date;
+  outbox: OutboxRow[];
+}
+
+/**
+ * Writes of other domains joined to a terminal statement, each given the
+ * condition "the terminal write won": the reservation's settlement, and the
+ * webhook delivery (with its body) when the task asked for one.
+ */
+export interface JoinedWrites {
+  settle?: (when: string) => SqlFragment;
+  deliver?: (when: string) => SqlFragment;
+}
+
+/** A terminal write that won, with the outbox rows written by the same statement. */
+export interface FinishedTask {
+  task: TaskEntity;
+  outbox: OutboxRow[];
+  /** Whether the settlement given to the statement (its `settled` CTE) settled the reservation. */
+  settled: boolean;
+}
+
+export interface CompletedFields {
+  outputs: string[];
+  outputKeys: string[];
+  timings: TaskTimings;
+}
+
+export interface FailedFields {
+  code: number;
+  error: string;
+  timings: TaskTimings | null;
+}
