@@ -2,7 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsFeatureModule } from '@genhub/accounts-feature';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import { ServiceModule } from '@genhub/service';
-import { StorageModule, SweepExpiredUploadsUseCase, UploadFileUseCase } from '@genhub/storage';
+import {
+  IssueUploadTicketUseCase,
+  ReceiveDirectUploadUseCase,
+  StorageModule,
+  SweepExpiredUploadsUseCase,
+  UploadFileUseCase,
+} from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
 import { LedgerAccountBalances } from './admin/ledger-account-balances.adapter';
 import { BillingHttpModule } from './billing/billing-http.module';
@@ -10,6 +16,7 @@ import { CdnController } from './cdn/cdn.controller';
 import { ChatHttpModule } from './chat/chat-http.module';
 import { DocsModule } from './docs/docs.module';
 import { FilesController } from './files/files.controller';
+import { MediaUploadsController } from './files/media-uploads.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 import { TasksHttpModule } from './tasks/tasks-http.module';
@@ -36,10 +43,12 @@ export class AppModule {
         ChatHttpModule.forRoot(),
         DocsModule,
       ],
-      controllers: [CdnController, FilesController],
+      controllers: [CdnController, FilesController, MediaUploadsController],
       providers: [
         GatewayExceptionFilter,
         UploadFileUseCase,
+        IssueUploadTicketUseCase,
+        ReceiveDirectUploadUseCase,
         SweepExpiredUploadsUseCase,
         UploadRetentionScheduler,
       ],

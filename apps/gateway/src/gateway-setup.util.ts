@@ -11,6 +11,7 @@ import {
   MAX_PATH_SEGMENT_LENGTH,
 } from './transport/framework-refusals.util';
 import { registerJsonBodyParser } from './transport/json-body.parser';
+import { registerMediaBodyParser } from './transport/media-body.parser';
 import { installStorableUrlCheck } from './transport/storable-url.hook';
 import { installUnreadBodyPolicy } from './transport/unread-body.hook';
 
@@ -51,4 +52,5 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
   await app.init();
 
   registerJsonBodyParser(fastify);
+  registerMediaBodyParser(fastify);
 }

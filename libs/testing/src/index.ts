@@ -11,3 +11,4 @@ export * from './built-app.util';
 export * from './wait-for.util';
 export * from './task-rows.util';
 export * from './sole-processor.util';
+export * from './built-platform.util';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TaskFlowModule } from '@genhub/task-flow';
+import { PredictionsController } from './predictions.controller';
 import { TasksController } from './tasks.controller';
 
 /**
@@ -9,6 +10,6 @@ import { TasksController } from './tasks.controller';
  */
 @Module({
   imports: [TaskFlowModule.forGateway()],
-  controllers: [TasksController],
+  controllers: [TasksController, PredictionsController],
 })
 export class TasksHttpModule {}

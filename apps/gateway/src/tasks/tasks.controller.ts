@@ -12,7 +12,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
 import {
@@ -31,7 +31,7 @@ import {
   V1Route,
   V3Route,
 } from '@genhub/contracts/server';
-import { AppException } from '@genhub/errors';
+import { parseSync, single, SubmitRequestDocs, submitInput } from './submit-request.util';
 import {
   GetResultUseCase,
   ListModelsUseCase,
@@ -39,29 +39,6 @@ import {
   SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
 import { DeleteTaskUseCase } from '@genhub/task-flow';
-
-function single(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string')
-    throw new AppException('invalid_request', {
-      message: `Invalid ${name}: give it once`,
-      fields: [name],
-    });
-  return value;
-}
-
-function parseSync(value: unknown): boolean {
-  const raw = single(value, 'sync');
-  if (raw === undefined || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1' || raw === '') return true;
-  throw new AppException('invalid_request', {
-    message: 'Invalid sync: must be true or false',
-    fields: ['sync'],
-  });
-}
-
-/** A slug segment as the router accepts it. */
-const SLUG_SEGMENT = { type: 'string', pattern: '^[A-Za-z0-9._-]+$' } as const;
 
 /** The task endpoints: translate HTTP to use-case input and back, nothing more. */
 @Controller()
@@ -91,16 +68,7 @@ export class TasksController {
     errors: [400, 401, 402, 403, 404, 500],
     operation: { callbacks: taskFinishedCallback('submitTask') },
   })
-  @ApiParam({ name: 'provider_id', schema: SLUG_SEGMENT })
-  @ApiParam({ name: 'model_id', schema: SLUG_SEGMENT })
-  @ApiParam({ name: 'run_type', schema: SLUG_SEGMENT })
-  @ApiQuery({ type: SubmitTaskQueryDto })
-  @ApiHeader({
-    name: 'idempotency-key',
-    required: false,
-    description:
-      'Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task.',
-  })
+  @SubmitRequestDocs()
   @ApiBody({ required: true, schema: { $ref: '#/components/schemas/SubmitBody' } })
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
@@ -114,17 +82,8 @@ export class TasksController {
     @Req() request: FastifyRequest,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubmitAckDto | TaskResultBody> {
-    const input = {
-      accountId: account.id,
-      provider,
-      model,
-      runType,
-      body,
-      webhook: single(query.webhook, 'webhook'),
-      prefix: single(query.prefix, 'prefix'),
-      idempotencyKey,
-      requestId: request.id,
-    };
+    const slug = { provider, model, runType };
+    const input = submitInput(account.id, slug, body, query, request, idempotencyKey);
     return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
   }
 

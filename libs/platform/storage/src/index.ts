@@ -14,3 +14,7 @@ export { peekStream } from './media/peek-stream.util';
 export * from './use-cases/upload-file/upload-file.use-case';
 export * from './media/media-fetcher.util';
 export * from './use-cases/sweep-expired-uploads/sweep-expired-uploads.use-case';
+export * from './use-cases/direct-upload/upload-ticket.util';
+export * from './use-cases/direct-upload/issue-upload-ticket.use-case';
+export * from './use-cases/direct-upload/receive-direct-upload.use-case';
+export { promoteDirectUpload } from './use-cases/direct-upload/promote-direct-upload.util';

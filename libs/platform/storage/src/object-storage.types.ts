@@ -27,6 +27,29 @@ export interface ObjectStorage {
   keyFromUrl(url: string): string | undefined;
   /** Readiness: the backend answers. */
   check(): Promise<void>;
+  /**
+   * A signed, expiring URL that accepts one `PUT` of exactly `contentLength`
+   * bytes of `contentType` to `key`, straight to the backend (S3 only: the
+   * local driver has none, the gateway receives those uploads itself).
+   */
+  presignPut?(key: string, options: PresignPutOptions): Promise<PresignedPut>;
+  /** Copies an object server-side, with a new content type (S3 only). */
+  copy?(from: string, to: string, contentType: string): Promise<void>;
+}
+
+/** A presigned upload: the URL and the headers the client must send with its PUT. */
+export interface PresignedPut {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Metadata a presigned upload carries: the size its ticket declared (checked before use). */
+export const DECLARED_SIZE_METADATA = 'declared-size';
+
+export interface PresignPutOptions {
+  contentType: string;
+  contentLength: number;
+  expiresInSeconds: number;
 }
 
 export interface PutOptions {
@@ -40,6 +63,8 @@ export interface StoredObject {
   size: number;
   contentType: string;
   lastModified?: Date;
+  /** User metadata (S3 `x-amz-meta-*`), where the backend keeps it. */
+  metadata?: Record<string, string>;
 }
 
 export interface StoredStream extends StoredObject {

@@ -12,6 +12,8 @@ export const AppErrorCode = {
   InsufficientBalance: 'insufficient_balance',
   AccountSuspended: 'account_suspended',
   ContentBlocked: 'content_blocked',
+  /** A direct-upload URL whose signature is wrong or whose time is up. */
+  UploadTicketRefused: 'upload_ticket_refused',
   NotFound: 'not_found',
   /** A chat request names a model that is not in the chat catalogue. */
   ModelNotFound: 'model_not_found',
@@ -72,6 +74,11 @@ export const APP_ERRORS = {
   content_blocked: {
     status: 403,
     message: 'Prompt blocked by content policy',
+    transient: false,
+  },
+  upload_ticket_refused: {
+    status: 403,
+    message: 'Upload ticket is not valid or has expired',
     transient: false,
   },
   not_found: { status: 404, message: 'Not found', transient: false },

@@ -19,3 +19,4 @@ export * from './use-cases/sweep-stuck-tasks/sweep-stuck-tasks.use-case';
 export * from './util/content-screen.util';
 export * from './util/output-prefix.util';
 export * from './util/task-views.util';
+export * from './util/prediction-view.util';

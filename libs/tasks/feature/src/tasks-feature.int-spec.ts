@@ -265,7 +265,15 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
     expect(job.data).toEqual({ v: 1, taskId: ack.id });
     const pending = await result.execute({ accountId, taskId: ack.id });
-    expect(pending).toEqual({ body: { id: ack.id, status: 'processing' }, retryAfter: 3 });
+    expect(pending).toEqual({
+      body: { id: ack.id, status: 'processing' },
+      retryAfter: 3,
+      task: expect.objectContaining({
+        id: ack.id,
+        status: 'created',
+        model: 'local/simulator/test',
+      }),
+    });
     await expect(result.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject(
       {
         code: 'not_found',

@@ -3,6 +3,9 @@ import { routeFamily } from './route-family.util';
 describe('routeFamily', () => {
   it.each([
     ['/v1/:provider_id/:model_id/:run_type', 'submit'],
+    ['/api/v3/:provider_id/:model_id/:run_type', 'submit'],
+    ['/api/v3/predictions/:task_id/result', 'result'],
+    ['/api/v3/media/uploads', 'upload'],
     ['/v1/requests/:request_id', 'result'],
     ['/v1/balance', 'balance'],
     ['/api/v3/billings', 'billings'],

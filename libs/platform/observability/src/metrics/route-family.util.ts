@@ -7,14 +7,22 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
   ['admin', (p) => p.startsWith('/admin')],
   ['cdn', (p) => p.startsWith('/cdn')],
   ['chat', (p) => p.startsWith('/v1/chat') || p === '/v1/models' || p.startsWith('/v1/models/')],
-  ['result', (p) => p === '/v1/requests/:request_id'],
+  [
+    'result',
+    (p) => p === '/v1/requests/:request_id' || p === '/api/v3/predictions/:task_id/result',
+  ],
   ['balance', (p) => p === '/v1/balance'],
   ['billings', (p) => p.startsWith('/api/v3/billings') || p === '/api/v3/usage'],
-  ['upload', (p) => p.startsWith('/api/v3/files')],
+  ['upload', (p) => p.startsWith('/api/v3/files') || p.startsWith('/api/v3/media')],
   ['webhooks', (p) => p.endsWith('/webhook-deliveries')],
   ['delete', (p) => p === '/api/v3/predictions/:task_id'],
   ['models', (p) => p === '/api/v3/models'],
-  ['submit', (p) => p === '/v1/:provider_id/:model_id/:run_type'],
+  [
+    'submit',
+    (p) =>
+      p === '/v1/:provider_id/:model_id/:run_type' ||
+      p === '/api/v3/:provider_id/:model_id/:run_type',
+  ],
   ['docs', (p) => p.startsWith('/docs') || p === '/openapi.json'],
 ];
 

@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -10,10 +11,14 @@ import {
   _Object,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable, pipeline } from 'node:stream';
 import {
   ObjectStorage,
   ObjectTooLargeError,
+  DECLARED_SIZE_METADATA,
+  PresignedPut,
+  PresignPutOptions,
   PutOptions,
   StoredObject,
   StoredStream,
@@ -152,6 +157,7 @@ export class S3Storage implements ObjectStorage {
         size: out.ContentLength ?? 0,
         contentType: out.ContentType ?? contentTypeFromKey(key),
         lastModified: out.LastModified,
+        ...(out.Metadata && Object.keys(out.Metadata).length ? { metadata: out.Metadata } : {}),
       };
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -206,6 +212,57 @@ export class S3Storage implements ObjectStorage {
 
   async check(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  /**
+   * A presigned PutObject whose signature binds the size, the type and the
+   * declared-size metadata (all signed headers): a SigV4-checking bucket
+   * refuses any other body. The bytes never pass through us.
+   */
+  async presignPut(key: string, options: PresignPutOptions): Promise<PresignedPut> {
+    assertObjectKey(key);
+    const metadata = { [DECLARED_SIZE_METADATA]: String(options.contentLength) };
+    const url = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ContentType: options.contentType,
+        ContentLength: options.contentLength,
+        Metadata: metadata,
+      }),
+      {
+        expiresIn: options.expiresInSeconds,
+        signableHeaders: new Set([
+          'content-type',
+          'content-length',
+          `x-amz-meta-${DECLARED_SIZE_METADATA}`,
+        ]),
+        // A header the client sends (and the signature covers), not a query parameter.
+        unhoistableHeaders: new Set([`x-amz-meta-${DECLARED_SIZE_METADATA}`]),
+      },
+    );
+    return {
+      url,
+      headers: {
+        'Content-Type': options.contentType,
+        [`x-amz-meta-${DECLARED_SIZE_METADATA}`]: metadata[DECLARED_SIZE_METADATA],
+      },
+    };
+  }
+
+  async copy(from: string, to: string, contentType: string): Promise<void> {
+    assertObjectKey(from);
+    assertObjectKey(to);
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: to,
+        CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        ContentType: contentType,
+        MetadataDirective: 'REPLACE',
+      }),
+    );
   }
 
   /** Pages of up to 1000 objects under a prefix (ListObjectsV2 with continuation tokens). */

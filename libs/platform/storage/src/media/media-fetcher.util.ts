@@ -2,7 +2,9 @@ import { Agent, request } from 'undici';
 import { Readable } from 'node:stream';
 import { TaskCode } from '@genhub/errors';
 import { checkOutboundUrl, guardedLookup } from '@genhub/outbound';
-import { ObjectStorage } from '../object-storage.types';
+import { ObjectStorage, StoredStream } from '../object-storage.types';
+import { promoteDirectUpload } from '../use-cases/direct-upload/promote-direct-upload.util';
+import { UPLOAD_PREFIX } from '../use-cases/upload-file/upload-file.use-case';
 import {
   MEDIA_LIMITS,
   MediaKind,
@@ -100,12 +102,21 @@ export class MediaFetcher {
     await this.agent.close();
   }
 
+  /** One of our objects; a presigned direct upload is checked and made usable on first use. */
+  private async ownObject(key: string): Promise<StoredStream | undefined> {
+    const storage = this.options.storage;
+    const object = await storage.get(key).catch(() => undefined);
+    if (object || !key.startsWith(UPLOAD_PREFIX)) return object;
+    const promoted = await promoteDirectUpload(storage, key).catch(() => false);
+    return promoted ? storage.get(key).catch(() => undefined) : undefined;
+  }
+
   private async fromStorage(
     key: string,
     limit: number,
     onContentType?: (type: string | undefined) => void,
   ): Promise<Buffer> {
-    const object = await this.options.storage.get(key).catch(() => undefined);
+    const object = await this.ownObject(key);
     if (!object)
       throw new MediaFetchError(`Media file ${key} does not exist (it may have expired)`);
     onContentType?.(object.contentType);

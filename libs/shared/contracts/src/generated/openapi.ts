@@ -218,6 +218,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/media/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a direct-upload URL
+         * @description Declare the file (name, exact size, type); the answer is a signed, single-use `PUT` URL valid 15 minutes and the `download_url` the file will have. PUT the raw bytes there with the given headers. The file is checked like any upload (its first bytes must be the declared format, within the format’s limit) before it can be used; a file that fails is removed, its URL answers 404 and a task using it fails with 1402.
+         */
+        post: operations["createMediaUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/models": {
         parameters: {
             query?: never;
@@ -250,6 +270,26 @@ export interface paths {
          * @description Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.
          */
         delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/predictions/{task_id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a task (WaveSpeed v3 form)
+         * @description The task of `GET /v1/requests/{request_id}` in the envelope, as WaveSpeed’s v3 API shapes it: `created`/`processing` until `completed` or `failed`.
+         */
+        get: operations["getPrediction"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -289,6 +329,26 @@ export interface paths {
         get: operations["getUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/{provider_id}/{model_id}/{run_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a task (WaveSpeed v3 form)
+         * @description The same submit as `POST /v1/{provider_id}/{model_id}/{run_type}` (same input schemas, price, webhook and `Idempotency-Key`), answered in the envelope with the task as WaveSpeed’s v3 API shapes it. `"enable_sync_mode": true` in the body waits for the result like `sync=true`; a wait that runs out answers `status: processing`, `code: 5004` and an error starting `Sync mode timed out`.
+         */
+        post: operations["submitPrediction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -832,6 +892,56 @@ export interface components {
              */
             aspect_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
         };
+        MediaUploadInstruction: {
+            /**
+             * Format: uri
+             * @description Signed, single-use, expiring: PUT the raw bytes here.
+             */
+            url: string;
+            /** @enum {string} */
+            method: "PUT";
+            /**
+             * @description Headers to send with the PUT, exactly (the signature binds them).
+             * @example {
+             *       "Content-Type": "image/png"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        MediaUploadRequest: {
+            /**
+             * @description The file name (its extension may give the type).
+             * @example cat.png
+             */
+            filename: string;
+            /** @description The exact size in bytes; the upload must match it. */
+            size: number;
+            /**
+             * @description The MIME type; when absent, taken from the file name’s extension.
+             * @example image/png
+             */
+            content_type?: string;
+        };
+        MediaUploadTicket: {
+            /**
+             * Format: uri
+             * @description The file’s address once uploaded and checked: usable as a model input; kept 7 days like any upload.
+             */
+            download_url: string;
+            upload: components["schemas"]["MediaUploadInstruction"];
+            /** @description ISO 8601, UTC: the upload URL stops working then (15 minutes). */
+            expires_at: string;
+        };
+        /** @description The `/api/v3/` envelope. */
+        MediaUploadTicketResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["MediaUploadTicket"];
+        };
         ModelEntry: {
             /**
              * @description `<provider>/<model>`
@@ -870,6 +980,54 @@ export interface components {
             /** @enum {string} */
             message: "success";
             data: components["schemas"]["ModelEntry"][];
+        };
+        Prediction: {
+            /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+            id: string;
+            /**
+             * @description The model slug.
+             * @example local/simulator/test
+             */
+            model: string;
+            /**
+             * @description `created` right after an asynchronous submit, `processing` until terminal, then `completed` or `failed`.
+             * @enum {string}
+             */
+            status: "created" | "processing" | "completed" | "failed";
+            /** @description Output URLs (empty until completed). */
+            outputs: string[];
+            urls: components["schemas"]["PredictionUrls"];
+            /** @description One flag per output; genhub does not classify outputs, so always false. */
+            has_nsfw_contents: boolean[];
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description Empty unless failed (the failure message), or a sync wait that ran out (`Sync mode timed out…`). */
+            error: string;
+            /** @description The task error code when failed (1200…5004); 5004 also marks a sync time-out. */
+            code?: number;
+            timings: components["schemas"]["PredictionTimings"];
+        };
+        /** @description The `/api/v3/` envelope. */
+        PredictionResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["Prediction"];
+        };
+        PredictionTimings: {
+            /** @description Milliseconds the model ran (0 until completed). */
+            inference: number;
+        };
+        PredictionUrls: {
+            /**
+             * Format: uri
+             * @description Where to read this task: its `/result` route.
+             */
+            get: string;
         };
         SimulatorInput: {
             /**
@@ -1282,6 +1440,15 @@ export interface components {
         };
         /** @description Missing or invalid API key. */
         V3Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V3Error"];
+            };
+        };
+        /** @description Balance (net of reservations) lower than the price. Nothing was charged. */
+        V3PaymentRequired: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1729,6 +1896,35 @@ export interface operations {
             500: components["responses"]["V3ServerError"];
         };
     };
+    createMediaUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaUploadTicketResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            413: components["responses"]["V3PayloadTooLarge"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
     listModels: {
         parameters: {
             query?: {
@@ -1778,6 +1974,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteTaskResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    getPrediction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResponse"];
                 };
             };
             401: components["responses"]["V3Unauthorized"];
@@ -1840,6 +2062,51 @@ export interface operations {
             400: components["responses"]["V3BadRequest"];
             401: components["responses"]["V3Unauthorized"];
             403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    submitPrediction: {
+        parameters: {
+            query?: {
+                /** @description Wait for completion (up to 10 minutes) and answer the result object instead of the acknowledgement. */
+                sync?: boolean;
+                /** @description Callback URL (http or https) that receives the webhook payload by POST when the task finishes. URL-encode it when it has a query string of its own. */
+                webhook?: string;
+                /** @description Storage prefix for the output files: folder segments (letters, digits, `.`, `_`, `-`) joined by slashes. No empty, `.` or `..` segment. */
+                prefix?: string;
+            };
+            header?: {
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                provider_id: string;
+                model_id: string;
+                run_type: string;
+            };
+            cookie?: never;
+        };
+        /** @description The model input, plus `enable_sync_mode` (boolean) to wait for the result. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitBody"];
+            };
+        };
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            402: components["responses"]["V3PaymentRequired"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
             500: components["responses"]["V3ServerError"];
         };
     };
@@ -1928,7 +2195,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1968,7 +2235,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2008,7 +2275,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2048,7 +2315,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2088,7 +2355,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2207,7 +2474,7 @@ export interface operations {
                 prefix?: string;
             };
             header?: {
-                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first acknowledgement instead of creating and charging a second task. */
+                /** @description Repeating a submit with the same key (per account, 24 hours) answers the first task instead of creating and charging a second one. */
                 "idempotency-key"?: string;
             };
             path: {

@@ -1,21 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_STORAGE, ObjectStorage } from '../../object-storage.types';
+import { INCOMING_PREFIX } from '../direct-upload/upload-ticket.util';
 import { UPLOAD_PREFIX } from '../upload-file/upload-file.use-case';
 
 /** Uploads expire 7 days after they were written. */
 export const UPLOAD_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** A direct upload never used (so never checked) is dropped after a day. */
+export const INCOMING_RETENTION_MS = 24 * 60 * 60 * 1000;
 const BATCH = 500;
 
-/** Deletes every object under `uploads/` older than the retention period; returns how many. */
+/**
+ * Deletes every object under `uploads/` older than the retention period, and
+ * unchecked direct uploads under `incoming/` older than a day; returns how many.
+ */
 @Injectable()
 export class SweepExpiredUploadsUseCase {
   constructor(@Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage) {}
 
   async execute(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - UPLOAD_RETENTION_MS);
+    return (
+      (await this.sweep(UPLOAD_PREFIX, new Date(now.getTime() - UPLOAD_RETENTION_MS))) +
+      (await this.sweep(INCOMING_PREFIX, new Date(now.getTime() - INCOMING_RETENTION_MS)))
+    );
+  }
+
+  private async sweep(prefix: string, before: Date): Promise<number> {
     let batch: string[] = [];
     let deleted = 0;
-    for await (const key of this.storage.listOlderThan(UPLOAD_PREFIX, before)) {
+    for await (const key of this.storage.listOlderThan(prefix, before)) {
       batch.push(key);
       if (batch.length === BATCH) {
         await this.storage.delete(batch);

@@ -3,7 +3,9 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { BillingsPageDto, UsageStatisticsDto } from './billing.dto';
 import type { ApiEnvelopeDto } from './envelope.dto';
 import { UploadAnswerDto } from './file.dto';
+import { MediaUploadTicketDto } from './media-upload.dto';
 import { ModelEntryDto } from './model.dto';
+import { PredictionDto } from './prediction.dto';
 import { DeleteTaskAnswerDto } from './task.dto';
 import { WebhookDeliveryDto } from './webhook.dto';
 
@@ -41,6 +43,12 @@ export const WebhookDeliveriesResponseDto = namedEnvelope(
   WebhookDeliveryDto,
 );
 
+export const PredictionResponseDto = namedEnvelope('PredictionResponse', PredictionDto);
+export const MediaUploadTicketResponseDto = namedEnvelope(
+  'MediaUploadTicketResponse',
+  MediaUploadTicketDto,
+);
+
 /** Every envelope: their key lists are exhaustive. */
 export const API_ENVELOPES: readonly Type<unknown>[] = [
   ModelListResponseDto,
@@ -49,4 +57,6 @@ export const API_ENVELOPES: readonly Type<unknown>[] = [
   DeleteTaskResponseDto,
   UploadResponseDto,
   WebhookDeliveriesResponseDto,
+  PredictionResponseDto,
+  MediaUploadTicketResponseDto,
 ];

@@ -6,6 +6,8 @@ export * from './envelopes.dto';
 export * from './error.dto';
 export * from './file.dto';
 export * from './inputs';
+export * from './media-upload.dto';
 export * from './model.dto';
+export * from './prediction.dto';
 export * from './task.dto';
 export * from './webhook.dto';

@@ -95,6 +95,12 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
       invalidKey: v3(401, msg('invalid_api_key')),
     }),
   },
+  V3PaymentRequired: {
+    description: 'Balance (net of reservations) lower than the price. Nothing was charged.',
+    content: json(ref('V3Error'), {
+      insufficientBalance: v3(402, insufficientBalanceMessage('$', '0.000', '0.001')),
+    }),
+  },
   V3Forbidden: {
     description: 'Account suspended.',
     content: json(ref('V3Error'), { accountSuspended: v3(403, msg('account_suspended')) }),
@@ -213,6 +219,7 @@ export const ERROR_RESPONSE_NAMES = {
   v3: {
     400: 'V3BadRequest',
     401: 'V3Unauthorized',
+    402: 'V3PaymentRequired',
     403: 'V3Forbidden',
     404: 'V3NotFound',
     413: 'V3PayloadTooLarge',

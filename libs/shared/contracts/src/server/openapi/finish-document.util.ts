@@ -26,6 +26,12 @@ const CLOSED_SCHEMAS = [
   'AdminIssuedApiKey',
   'AdminRevokedApiKey',
   'AdminRotatedWebhookSecret',
+  'Prediction',
+  'PredictionUrls',
+  'PredictionTimings',
+  'MediaUploadRequest',
+  'MediaUploadInstruction',
+  'MediaUploadTicket',
   ...API_ENVELOPES.map((dto) => schemaName(dto as new () => object)),
   ...MODEL_INPUT_CLASSES.map(schemaName),
 ];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TaskResultBody } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
-import { isTerminal } from '@genhub/tasks-data-access';
+import { isTerminal, type TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskResultLoader } from '../../services/task-result-loader.service';
 import { toResultView } from '../../util/task-views.util';
 
@@ -14,6 +14,8 @@ export interface GetResultOutput {
   body: TaskResultBody;
   /** Seconds for the Retry-After header; set while the task is not terminal. */
   retryAfter?: number;
+  /** The fields the body was made of, for another view of the same task (the v3 prediction). */
+  task: TaskResultFields;
 }
 
 export const RESULT_RETRY_AFTER_SECONDS = 3;
@@ -32,6 +34,8 @@ export class GetResultUseCase {
     const task = await this.results.load(input.accountId, input.taskId);
     if (!task) throw new AppException('not_found');
     const body = toResultView(task);
-    return isTerminal(task.status) ? { body } : { body, retryAfter: RESULT_RETRY_AFTER_SECONDS };
+    return isTerminal(task.status)
+      ? { body, task }
+      : { body, task, retryAfter: RESULT_RETRY_AFTER_SECONDS };
   }
 }

@@ -1,0 +1,143 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  type ApiEnvelopeDto,
+  envelope,
+  type PredictionDto,
+  PredictionResponseDto,
+  type RawQuery,
+  SubmitTaskQueryDto,
+  taskFinishedCallback,
+  V3Route,
+} from '@genhub/contracts/server';
+import { AppException, TaskCode } from '@genhub/errors';
+import {
+  GetResultUseCase,
+  predictionOfAck,
+  predictionOfSyncResult,
+  predictionOfTask,
+  SubmitTaskUseCase,
+  SyncSubmitUseCase,
+} from '@genhub/tasks-feature';
+import { SubmitRequestDocs, submitInput } from './submit-request.util';
+
+/** The WaveSpeed v3 body carries the sync switch beside the model input. */
+const SYNC_FIELD = 'enable_sync_mode';
+
+/** The model input without the v3 switch, and whether it asked for a sync wait. */
+function splitSyncSwitch(body: unknown): { input: unknown; sync: boolean } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !(SYNC_FIELD in body))
+    return { input: body, sync: false };
+  const { [SYNC_FIELD]: sync, ...input } = body as Record<string, unknown>;
+  if (sync !== undefined && typeof sync !== 'boolean')
+    throw new AppException('invalid_request', {
+      message: `${SYNC_FIELD} must be a boolean`,
+      fields: [SYNC_FIELD],
+    });
+  return { input, sync: sync === true };
+}
+
+/**
+ * The WaveSpeed v3 task routes, so the vendor's official SDKs work unmodified
+ * (decision 0111): a second transport over the same use-cases as `/v1`
+ * (one validation, one billing path, one error catalogue), answering in the
+ * `/api/v3` envelope with the task as the vendor shapes it.
+ */
+@Controller('api/v3')
+@UseGuards(ApiKeyGuard)
+export class PredictionsController {
+  constructor(
+    private readonly submit: SubmitTaskUseCase,
+    private readonly syncSubmit: SyncSubmitUseCase,
+    private readonly getResult: GetResultUseCase,
+  ) {}
+
+  @Post(':provider_id/:model_id/:run_type')
+  @HttpCode(200)
+  @V3Route({
+    operationId: 'submitPrediction',
+    tag: 'Tasks',
+    summary: 'Submit a task (WaveSpeed v3 form)',
+    description: `The same submit as \`POST /v1/{provider_id}/{model_id}/{run_type}\` (same input schemas, price, webhook and \`Idempotency-Key\`), answered in the envelope with the task as WaveSpeed’s v3 API shapes it. \`"enable_sync_mode": true\` in the body waits for the result like \`sync=true\`; a wait that runs out answers \`status: processing\`, \`code: ${TaskCode.Timeout}\` and an error starting \`Sync mode timed out\`.`,
+    ok: { description: 'The task.', type: PredictionResponseDto },
+    errors: [400, 401, 402, 403, 404, 500],
+    operation: { callbacks: taskFinishedCallback('submitPrediction') },
+  })
+  @SubmitRequestDocs()
+  @ApiBody({
+    required: true,
+    description: 'The model input, plus `enable_sync_mode` (boolean) to wait for the result.',
+    schema: { $ref: '#/components/schemas/SubmitBody' },
+  })
+  async create(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('provider_id') provider: string,
+    @Param('model_id') model: string,
+    @Param('run_type') runType: string,
+    @Query() query: RawQuery<SubmitTaskQueryDto>,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<ApiEnvelopeDto<PredictionDto>> {
+    const { input: modelInput, sync } = splitSyncSwitch(body);
+    const slug = { provider, model, runType };
+    const input = submitInput(account.id, slug, modelInput, query, request, idempotencyKey);
+    const submittedAt = new Date();
+    if (sync) {
+      const result = await this.syncSubmit.execute(input);
+      return envelope(
+        predictionOfSyncResult(
+          result,
+          { model: `${provider}/${model}/${runType}`, createdAt: submittedAt },
+          resultUrl(request, result.id),
+        ),
+      );
+    }
+    const ack = await this.submit.execute(input);
+    return envelope(
+      predictionOfAck(
+        ack,
+        `${provider}/${model}/${runType}`,
+        submittedAt,
+        resultUrl(request, ack.id),
+      ),
+    );
+  }
+
+  @Get('predictions/:task_id/result')
+  @V3Route({
+    operationId: 'getPrediction',
+    tag: 'Tasks',
+    summary: 'Get a task (WaveSpeed v3 form)',
+    description:
+      'The task of `GET /v1/requests/{request_id}` in the envelope, as WaveSpeed’s v3 API shapes it: `created`/`processing` until `completed` or `failed`.',
+    ok: { description: 'The task.', type: PredictionResponseDto },
+    errors: [401, 403, 404, 500],
+  })
+  async result(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('task_id') id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<ApiEnvelopeDto<PredictionDto>> {
+    const { task } = await this.getResult.execute({ accountId: account.id, taskId: id });
+    return envelope(predictionOfTask(task, resultUrl(request, task.id)));
+  }
+}
+
+/** The task's result route on the host the client called. */
+function resultUrl(request: FastifyRequest, id: string): string {
+  return `${request.protocol}://${request.host}/api/v3/predictions/${id}/result`;
+}
