@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { HttpConfig, loadConfig } from '@genhub/config';
+import { installApiClientMetrics, MetricsService } from '@genhub/observability';
 import { registerQueueBoard } from './admin/queue-board.plugin';
 import { registerMultipart } from './files/multipart.plugin';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
@@ -44,6 +45,8 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
   });
   installUnreadBodyPolicy(fastify);
   installStorableUrlCheck(fastify);
+  // Which SDKs call us (the WaveSpeed SDKs name themselves in X-Client-Name).
+  installApiClientMetrics(fastify, app.get(MetricsService));
 
   app.useGlobalFilters(app.get(GatewayExceptionFilter));
   app.useGlobalPipes(gatewayValidationPipe());

@@ -209,6 +209,17 @@ describe('the official WaveSpeed SDK against genhub', () => {
     );
   });
 
+  it('counts the SDK’s requests by the name it sends in X-Client-Name', async () => {
+    const metrics = await (await fetch(`${gateway}/metrics`)).text();
+    const line = metrics
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('genhub_api_client_requests_total{') && l.includes('client="wavespeed-js"'),
+      );
+    expect(Number(line?.split(' ').pop())).toBeGreaterThan(5);
+  });
+
   it('the balance afterwards: every completed task charged once, the failed one not', async () => {
     const answer = await fetch(`${gateway}/v1/balance`, {
       headers: { authorization: `Bearer ${apiKey}` },

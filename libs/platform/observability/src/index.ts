@@ -7,6 +7,7 @@ export { requestId } from './logging/logger-options.config';
 export * from './logging/log-context.util';
 export * from './metrics/metric-catalogue.constants';
 export * from './metrics/http-metrics.util';
+export * from './metrics/api-client-metrics.util';
 export * from './metrics/queue-metrics.service';
 export * from './logging/request-log.util';
 export * from './jobs/observed-worker-host.processor';

@@ -47,6 +47,13 @@ export const METRICS = {
     labelNames: ['route', 'class'],
     services: ALL,
   },
+  apiClients: {
+    name: 'genhub_api_client_requests_total',
+    type: 'counter',
+    help: 'Gateway requests by the SDK they declare (X-Client-Name): a known SDK, other, or none',
+    labelNames: ['client'],
+    services: ['gateway'],
+  },
   queueJobs: {
     name: 'genhub_queue_jobs',
     type: 'gauge',

@@ -79,6 +79,7 @@ describe('direct uploads to S3 (s3rver)', () => {
   let storage: S3Storage;
   let tickets: IssueUploadTicketUseCase;
   let fetcher: MediaFetcher;
+  let endpoint: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'genhub-direct-s3-'));
@@ -90,8 +91,9 @@ describe('direct uploads to S3 (s3rver)', () => {
       configureBuckets: [{ name: BUCKET }],
     });
     const { port } = await server.run();
+    endpoint = `http://127.0.0.1:${port}`;
     storage = new S3Storage({
-      endpoint: `http://127.0.0.1:${port}`,
+      endpoint,
       region: 'us-east-1',
       bucket: BUCKET,
       accessKeyId: 'S3RVER',
@@ -126,6 +128,8 @@ describe('direct uploads to S3 (s3rver)', () => {
 
   it('takes the declared file straight into the bucket; it is usable once checked', async () => {
     const ticket = await ticketFor(PNG.length);
+    // Straight to the bucket: the bytes never pass through the gateway.
+    expect(new URL(ticket.upload.url).origin).toBe(endpoint);
     expect(ticket.upload.url).toContain(`/${BUCKET}/${INCOMING_PREFIX}uploads/acc-1/`);
     expect(ticket.upload.url).toContain('X-Amz-Signature=');
     const key = storage.keyFromUrl(ticket.download_url) as string;
