@@ -62,8 +62,10 @@ if (migrate.status !== 0) {
 }
 
 // First start: a demo account with a balance and an API key, so a newcomer can curl at once.
+// A demo file whose account this database does not hold (a fresh or another
+// database) is replaced, so the key printed below always works.
 const demoFile = path.join(dataDir, 'demo.json');
-if (!only && !fs.existsSync(demoFile) && fs.existsSync(entry('gateway', 'cli/admin'))) {
+if (!only && fs.existsSync(entry('gateway', 'cli/admin')) && !demoAccountExists(demoFile, env)) {
   const demo = spawnSync(process.execPath, [entry('gateway', 'cli/admin'), 'demo', '--json'], {
     env,
     encoding: 'utf8',
@@ -129,4 +131,25 @@ if (!stopping) {
     }
   }
   log(`ready\n  ${lines.join('\n  ')}`);
+}
+
+/** Whether the demo file names an account of the database `env` points at. */
+function demoAccountExists(file, environment) {
+  if (!fs.existsSync(file)) return false;
+  let accountId;
+  try {
+    accountId = JSON.parse(fs.readFileSync(file, 'utf8')).account_id;
+  } catch {
+    return false;
+  }
+  if (typeof accountId !== 'string') return false;
+  const found = spawnSync(
+    process.execPath,
+    [entry('gateway', 'cli/admin'), 'get-account', accountId],
+    {
+      env: environment,
+      encoding: 'utf8',
+    },
+  );
+  return found.status === 0;
 }
