@@ -11,6 +11,7 @@ import {
   answerFrameworkError,
   MAX_PATH_SEGMENT_LENGTH,
 } from './transport/framework-refusals.util';
+import { registerCors } from './transport/cors.plugin';
 import { registerJsonBodyParser } from './transport/json-body.parser';
 import { registerMediaBodyParser } from './transport/media-body.parser';
 import { installStorableUrlCheck } from './transport/storable-url.hook';
@@ -35,8 +36,9 @@ export function gatewayFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOpti
  */
 export async function configureGateway(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
-  // Multipart (the uploads route) must be registered before the app is initialised.
+  // Multipart (the uploads route) and CORS (its preflight route) are registered before init.
   await registerMultipart(app);
+  await registerCors(app);
 
   // Every answer names its request id, so a 500 can be found in the logs.
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -1,6 +1,7 @@
 import {
   AdminConfig,
   ChatConfig,
+  CorsConfig,
   DatabaseConfig,
   HttpConfig,
   LedgerAuditConfig,
@@ -45,7 +46,15 @@ const EVERY_APP: readonly ConfigPiece[] = [
  */
 export const SERVICES = {
   gateway: {
-    pieces: [...EVERY_APP, StorageConfig, AdminConfig, TaskConfig, ChatConfig, ProvidersConfig],
+    pieces: [
+      ...EVERY_APP,
+      StorageConfig,
+      AdminConfig,
+      CorsConfig,
+      TaskConfig,
+      ChatConfig,
+      ProvidersConfig,
+    ],
     defaults: { PORT: '3000' },
   },
   'task-worker': {

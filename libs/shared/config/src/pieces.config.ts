@@ -149,6 +149,25 @@ export class AdminConfig {
   ADMIN_TOKEN?: string;
 }
 
+/** An origin as browsers send it: scheme, host and optional port, or `*`. */
+const ORIGIN = /^(\*|https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)$/;
+
+/**
+ * Which web origins may call the gateway from a browser (CORS). Unset: none.
+ * `*` allows any origin (no credentials are ever allowed: the API key travels
+ * in the Authorization header, never a cookie).
+ */
+export class CorsConfig {
+  @ToList()
+  @Matches(ORIGIN, { each: true, message: 'must be origins like https://app.example.com, or *' })
+  CORS_ALLOWED_ORIGINS: string[] = [];
+
+  /** The admin API answers no preflight unless its own origins are set. */
+  @ToList()
+  @Matches(ORIGIN, { each: true, message: 'must be origins like https://ops.example.com, or *' })
+  CORS_ADMIN_ALLOWED_ORIGINS: string[] = [];
+}
+
 export class SecurityConfig {
   /** Key of the API-key hash (HMAC-SHA256). Changing it invalidates every key. */
   @EmptyAsUnset()
