@@ -8,7 +8,7 @@
 //   --print  writes nothing; prints {"openapi.json": text, "src/generated/openapi.ts": text}
 //   --out    compares/writes under <dir> instead of the lib (tests)
 require('reflect-metadata');
-require('./register-ts.cjs');
+require('../build/register-ts.cjs');
 const fs = require('node:fs');
 const path = require('node:path');
 

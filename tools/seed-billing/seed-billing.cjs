@@ -10,7 +10,6 @@
 // yet) so its key can query the seeded ledger over HTTP; default: a new id
 // that exists only in the ledger. DATABASE_URL is read when --database-url is absent.
 const { randomUUID } = require('node:crypto');
-const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 const { seedLedger } = require('./seed-ledger.cjs');
@@ -32,23 +31,6 @@ if (!databaseUrl) {
   process.exit(2);
 }
 
-/** Loads the TypeScript libs as the app build compiles them (SWC, @genhub/* aliases). */
-function registerTypeScript() {
-  require('../build/register-aliases.cjs');
-  const { transformSync } = require('@swc/core');
-  const { swcOptions } = require('../build/swc-options.cjs');
-  require.extensions['.ts'] = (module, filename) => {
-    const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
-      ...swcOptions(),
-      filename,
-      swcrc: false,
-      sourceMaps: false,
-    });
-    module._compile(code, filename);
-  };
-  require('reflect-metadata');
-}
-
 async function timed(label, runs, fn) {
   await fn(); // warm-up
   const ms = [];
@@ -63,7 +45,8 @@ async function timed(label, runs, fn) {
 }
 
 async function measure(accountId) {
-  registerTypeScript();
+  require('../build/register-ts.cjs');
+  require('reflect-metadata');
   const { DataSource } = require('typeorm');
   const { dataSourceOptions } = require('@genhub/database');
   const data = require('@genhub/billing-data-access');

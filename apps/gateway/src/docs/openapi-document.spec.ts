@@ -154,6 +154,7 @@ describe('the OpenAPI document', () => {
         'GET /v1/requests/{request_id}',
         'POST /api/v3/{provider_id}/{model_id}/{run_type}',
         'GET /api/v3/predictions/{task_id}/result',
+        'GET /api/v3/predictions',
         'POST /api/v3/media/uploads',
         'GET /v1/balance',
         'GET /api/v3/models',

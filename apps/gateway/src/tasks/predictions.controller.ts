@@ -16,16 +16,20 @@ import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accou
 import {
   type ApiEnvelopeDto,
   envelope,
+  ListTasksQueryDto,
   type PredictionDto,
   PredictionResponseDto,
   type RawQuery,
   SubmitTaskQueryDto,
+  type TaskListPageDto,
+  TaskListResponseDto,
   taskFinishedCallback,
   V3Route,
 } from '@genhub/contracts/server';
 import { AppException, TaskCode } from '@genhub/errors';
 import {
   GetResultUseCase,
+  ListTasksUseCase,
   predictionOfAck,
   predictionOfSyncResult,
   predictionOfTask,
@@ -63,6 +67,7 @@ export class PredictionsController {
     private readonly submit: SubmitTaskUseCase,
     private readonly syncSubmit: SyncSubmitUseCase,
     private readonly getResult: GetResultUseCase,
+    private readonly listTasks: ListTasksUseCase,
   ) {}
 
   @Post(':provider_id/:model_id/:run_type')
@@ -115,6 +120,23 @@ export class PredictionsController {
         resultUrl(request, ack.id),
       ),
     );
+  }
+
+  @Get('predictions')
+  @V3Route({
+    operationId: 'listTasks',
+    tag: 'Tasks',
+    summary: 'List your tasks',
+    description:
+      'The caller’s tasks, newest first (deleted ones never), filtered by `status`, `model` (slug or its start) and creation time; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Pages stay stable while new tasks arrive.',
+    ok: { description: 'A page of tasks.', type: TaskListResponseDto },
+    errors: [400, 401, 403, 500],
+  })
+  async list(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Query() query: ListTasksQueryDto,
+  ): Promise<ApiEnvelopeDto<TaskListPageDto>> {
+    return envelope(await this.listTasks.execute({ accountId: account.id, query }));
   }
 
   @Get('predictions/:task_id/result')

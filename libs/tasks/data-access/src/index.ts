@@ -6,4 +6,5 @@ export * from './repositories/sql-fragment.util';
 export * from './repositories/task.repository';
 export * from './repositories/task-row.mapper';
 export * from './repositories/task-writes.types';
+export * from './repositories/task-history.repository';
 export * from './tasks-data-access.module';

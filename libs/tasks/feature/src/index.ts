@@ -12,6 +12,7 @@ export * from './services/task-result-loader.service';
 export * from './tasks-feature.module';
 export * from './use-cases/get-result/get-result.use-case';
 export * from './use-cases/list-models/list-models.use-case';
+export * from './use-cases/list-tasks/list-tasks.use-case';
 export * from './use-cases/run-task/run-task.use-case';
 export * from './use-cases/submit-task/submit-task.use-case';
 export * from './use-cases/submit-task/sync-submit.use-case';

@@ -10,6 +10,7 @@ import { TaskCancellation } from './services/task-cancellation.service';
 import { TaskFinisher } from './services/task-finisher.service';
 import { TaskResultLoader } from './services/task-result-loader.service';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
+import { ListTasksUseCase } from './use-cases/list-tasks/list-tasks.use-case';
 import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import { SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
@@ -21,6 +22,7 @@ const GATEWAY_USE_CASES = [
   SyncSubmitUseCase,
   GetResultUseCase,
   ListModelsUseCase,
+  ListTasksUseCase,
 ];
 
 export interface TasksGatewayOptions {

@@ -255,6 +255,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your tasks
+         * @description The caller’s tasks, newest first (deleted ones never), filtered by `status`, `model` (slug or its start) and creation time; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Pages stay stable while new tasks arrive.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/predictions/{task_id}": {
         parameters: {
             query?: never;
@@ -1142,6 +1162,45 @@ export interface components {
             /** @example 2025-01-31T12:00:00.123 */
             created_at: string;
         };
+        TaskListItem: {
+            /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+            id: string;
+            /** @example local/simulator/test */
+            model: string;
+            /** @enum {string} */
+            status: "created" | "processing" | "completed" | "failed";
+            /** @description 0 when completed, the task error code when failed, null before. */
+            code: number | null;
+            /** @description Output URLs (empty unless completed). */
+            outputs: string[];
+            /** @description The failure message; null otherwise. */
+            error: string | null;
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description When completed. */
+            timings?: components["schemas"]["Timings"];
+            /** @description The task’s input, with `include=input`. */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        TaskListPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["TaskListItem"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description The `/api/v3/` envelope. */
+        TaskListResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["TaskListPage"];
+        };
         TaskProcessingResult: {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
             id: string;
@@ -1948,6 +2007,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ModelListResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks in this status. */
+                status?: "created" | "processing" | "completed" | "failed";
+                /** @description A model slug, or the start of one (`local/` lists every local model). */
+                model?: string;
+                /** @description Only tasks created after this instant. */
+                created_after?: string;
+                /** @description Only tasks created before this instant. */
+                created_before?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+                /** @description `input`: each item carries the task’s input. */
+                include?: "input";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskListResponse"];
                 };
             };
             400: components["responses"]["V3BadRequest"];

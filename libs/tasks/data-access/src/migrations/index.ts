@@ -1,4 +1,5 @@
 import { CreateTasksSchema1763700000200 } from './1763700000200-CreateTasksSchema';
+import { IndexTasksForHistory1763700000201 } from './1763700000201-IndexTasksForHistory';
 
 /** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
-export const TASKS_MIGRATIONS = [CreateTasksSchema1763700000200];
+export const TASKS_MIGRATIONS = [CreateTasksSchema1763700000200, IndexTasksForHistory1763700000201];

@@ -7,6 +7,7 @@ import { MediaUploadTicketDto } from './media-upload.dto';
 import { ModelEntryDto } from './model.dto';
 import { PredictionDto } from './prediction.dto';
 import { DeleteTaskAnswerDto } from './task.dto';
+import { TaskListPageDto } from './task-history.dto';
 import { WebhookDeliveryDto } from './webhook.dto';
 
 /**
@@ -49,6 +50,8 @@ export const MediaUploadTicketResponseDto = namedEnvelope(
   MediaUploadTicketDto,
 );
 
+export const TaskListResponseDto = namedEnvelope('TaskListResponse', TaskListPageDto);
+
 /** Every envelope: their key lists are exhaustive. */
 export const API_ENVELOPES: readonly Type<unknown>[] = [
   ModelListResponseDto,
@@ -59,4 +62,5 @@ export const API_ENVELOPES: readonly Type<unknown>[] = [
   WebhookDeliveriesResponseDto,
   PredictionResponseDto,
   MediaUploadTicketResponseDto,
+  TaskListResponseDto,
 ];

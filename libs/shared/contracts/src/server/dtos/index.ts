@@ -10,4 +10,5 @@ export * from './media-upload.dto';
 export * from './model.dto';
 export * from './prediction.dto';
 export * from './task.dto';
+export * from './task-history.dto';
 export * from './webhook.dto';

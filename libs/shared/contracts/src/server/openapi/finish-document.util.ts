@@ -32,6 +32,8 @@ const CLOSED_SCHEMAS = [
   'MediaUploadRequest',
   'MediaUploadInstruction',
   'MediaUploadTicket',
+  'TaskListItem',
+  'TaskListPage',
   ...API_ENVELOPES.map((dto) => schemaName(dto as new () => object)),
   ...MODEL_INPUT_CLASSES.map(schemaName),
 ];
