@@ -21,6 +21,7 @@ import {
   uploadRss,
   webhookDelay,
 } from './lib/scenarios.mjs';
+import { eventStreams } from './lib/event-streams.mjs';
 import { waitQuiet } from './lib/quiet.mjs';
 import { aggRuns } from './lib/stats.mjs';
 import { watchTerminalNotices } from './lib/terminal-notices.mjs';
@@ -71,8 +72,11 @@ async function oneRun(run) {
     log(`run ${run}: 100 MB upload`);
     await waitQuiet(log);
     const upload = await uploadRss({ platform, key: keys[1] });
+    log(`run ${run}: 1,000 open task event streams`);
+    await waitQuiet(log);
+    const streams = await eventStreams({ platform, keys });
     const { ids: _ids, ...rateFigures } = rate;
-    return { rate: rateFigures, throughput, poll, hot, webhook, upload };
+    return { rate: rateFigures, throughput, poll, hot, webhook, upload, streams };
   } finally {
     await notices.close();
     await platform.stop();
@@ -159,6 +163,16 @@ const rows = [
     ours: ours.upload.rss_growth_mb,
     target: { kind: 'abs<=', value: 64 },
   },
+  {
+    metric: '1,000 open event streams: gateway RSS per stream (KB)',
+    ours: ours.streams.rss_kb_per_stream,
+    target: { kind: 'abs<=', value: 64 },
+  },
+  {
+    metric: '1,000 open event streams: gateway CPU per stream (µs/s)',
+    ours: ours.streams.gateway_cpu_us_per_stream_s,
+    target: { kind: 'abs<=', value: 10 },
+  },
 ];
 const at = new Date().toISOString();
 const table = renderTable(rows);
@@ -171,6 +185,8 @@ const markdown = [
   table,
   '',
   `CPU per task at saturation (µs, median): ${cpu}.`,
+  '',
+  `Open event streams (1,000, tasks waiting or running; CPU per stream over an idle baseline, µs per second): Redis ${ours.streams.redis_cpu_us_per_stream_s.median}, PostgreSQL ${ours.streams.postgres_cpu_us_per_stream_s.median}.`,
 ].join('\n');
 console.log(markdown);
 const file = writeResults({

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Bundles the browser entry of the contracts lib (src/index.ts) with esbuild
 // for the browser, minified, and prints what went in as JSON:
-// { bytes, inputs: [paths], text: <bundle> with --text }.
+// { bytes, inputs: [paths], text: <bundle> with --text }; `--out <file>` also
+// writes the bundle there (an ES module a test page imports).
 // Runs outside Jest because esbuild refuses Jest's sandboxed realm.
+const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -23,6 +25,8 @@ async function main() {
     logLevel: 'silent',
   });
   const text = result.outputFiles[0].text;
+  const out = process.argv.indexOf('--out');
+  if (out > 0) fs.writeFileSync(process.argv[out + 1], text);
   console.log(
     JSON.stringify({
       bytes: Buffer.byteLength(text),

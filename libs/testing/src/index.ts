@@ -12,3 +12,4 @@ export * from './wait-for.util';
 export * from './task-rows.util';
 export * from './sole-processor.util';
 export * from './built-platform.util';
+export * from './local-platform.util';

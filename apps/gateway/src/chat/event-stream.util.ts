@@ -1,8 +1,8 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { errorBody } from '../filters/error-bodies.util';
+import { startEventStream } from '../transport/event-stream-response.util';
 
 const logger = new Logger('ChatEventStream');
 
@@ -25,25 +25,13 @@ export async function writeEventStream(
   reply: FastifyReply,
   events: AsyncIterable<unknown>,
 ): Promise<void> {
-  reply.hijack();
-  const raw = reply.raw;
-  // Headers set so far (x-request-id…), without the unset ones.
-  const set = Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined);
-  raw.writeHead(200, {
-    ...(Object.fromEntries(set) as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  const send = (data: string) => {
-    if (!raw.destroyed) raw.write(`data: ${data}\n\n`);
-  };
+  const stream = startEventStream(reply);
+  const send = (data: string) => stream.send({ data });
   try {
     for await (const event of events) send(JSON.stringify(event));
     send('[DONE]');
   } catch (exception) {
-    if (raw.destroyed) return; // the client left: nobody to tell
+    if (stream.gone) return; // the client left: nobody to tell
     let error = exception instanceof AppException ? exception : undefined;
     if (!error) {
       logger.error({ err: exception, request_id: reply.request.id }, 'chat stream failed');
@@ -51,6 +39,6 @@ export async function writeEventStream(
     }
     send(JSON.stringify(errorBody('chat', error)));
   } finally {
-    raw.end();
+    stream.end();
   }
 }

@@ -135,7 +135,11 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(item as Json))
         expect([p, operation.security]).toEqual([
           p,
-          p.startsWith('/admin/') ? [{ adminBearer: [] }] : undefined,
+          p.startsWith('/admin/')
+            ? [{ adminBearer: [] }]
+            : p.endsWith('/events')
+              ? [{ bearerAuth: [] }, { eventsToken: [] }]
+              : undefined,
         ]);
   });
 
@@ -155,6 +159,8 @@ describe('the OpenAPI document', () => {
         'POST /api/v3/{provider_id}/{model_id}/{run_type}',
         'GET /api/v3/predictions/{task_id}/result',
         'GET /api/v3/predictions',
+        'GET /api/v3/predictions/{task_id}/events',
+        'POST /api/v3/predictions/{task_id}/events/token',
         'POST /api/v3/media/uploads',
         'GET /v1/balance',
         'GET /api/v3/models',

@@ -23,6 +23,7 @@ import {
   V3Route,
 } from '@genhub/contracts/server';
 import { IssueUploadTicketUseCase, ReceiveDirectUploadUseCase } from '@genhub/storage';
+import { requestOrigin } from '../transport/request-origin.util';
 
 /**
  * Direct uploads (decision 0111): a ticket first, then one `PUT` of the raw
@@ -60,7 +61,7 @@ export class MediaUploadsController {
         filename: body.filename,
         size: body.size,
         contentType: body.content_type,
-        gatewayOrigin: `${request.protocol}://${request.host}`,
+        gatewayOrigin: requestOrigin(request),
       }),
     );
   }

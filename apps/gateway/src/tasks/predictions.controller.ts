@@ -36,6 +36,7 @@ import {
   SubmitTaskUseCase,
   SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
+import { predictionResultUrl } from '../transport/request-origin.util';
 import { SubmitRequestDocs, submitInput } from './submit-request.util';
 
 /** The WaveSpeed v3 body carries the sync switch beside the model input. */
@@ -107,7 +108,7 @@ export class PredictionsController {
         predictionOfSyncResult(
           result,
           { model: `${provider}/${model}/${runType}`, createdAt: submittedAt },
-          resultUrl(request, result.id),
+          predictionResultUrl(request, result.id),
         ),
       );
     }
@@ -117,7 +118,7 @@ export class PredictionsController {
         ack,
         `${provider}/${model}/${runType}`,
         submittedAt,
-        resultUrl(request, ack.id),
+        predictionResultUrl(request, ack.id),
       ),
     );
   }
@@ -155,11 +156,6 @@ export class PredictionsController {
     @Req() request: FastifyRequest,
   ): Promise<ApiEnvelopeDto<PredictionDto>> {
     const { task } = await this.getResult.execute({ accountId: account.id, taskId: id });
-    return envelope(predictionOfTask(task, resultUrl(request, task.id)));
+    return envelope(predictionOfTask(task, predictionResultUrl(request, task.id)));
   }
-}
-
-/** The task's result route on the host the client called. */
-function resultUrl(request: FastifyRequest, id: string): string {
-  return `${request.protocol}://${request.host}/api/v3/predictions/${id}/result`;
 }

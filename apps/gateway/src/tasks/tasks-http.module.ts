@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TaskFlowModule } from '@genhub/task-flow';
 import { PredictionsController } from './predictions.controller';
+import { TaskEventsController } from './task-events.controller';
+import { TaskEventStreamsMetrics } from './task-event-streams.metrics';
 import { TasksController } from './tasks.controller';
 
 /**
- * Submit, result, sync, delete and the model list, from the task flow (the
+ * Submit, result, sync, delete, history, live events and the model list, from the task flow (the
  * submit reserves on the ledger in the task's own statement). Needs the
  * global AccountsFeatureModule (ApiKeyGuard), StorageModule and QueueModule.
  */
 @Module({
   imports: [TaskFlowModule.forGateway()],
-  controllers: [TasksController, PredictionsController],
+  controllers: [TasksController, PredictionsController, TaskEventsController],
+  providers: [TaskEventStreamsMetrics],
 })
 export class TasksHttpModule {}

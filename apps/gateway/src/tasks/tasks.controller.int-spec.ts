@@ -21,6 +21,7 @@ import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
+import { TaskEventsAuthGuard } from './task-events-auth.guard';
 import { TasksHttpModule } from './tasks-http.module';
 
 /** The HTTP layer over the real ledger, PostgreSQL and Redis; authentication stubbed to one account. */
@@ -55,6 +56,13 @@ describe('task endpoints (HTTP)', () => {
       .useValue({
         canActivate: (ctx: ExecutionContext) => {
           ctx.switchToHttp().getRequest().account = { id: accountId, currency: 'USD' };
+          return true;
+        },
+      })
+      .overrideGuard(TaskEventsAuthGuard)
+      .useValue({
+        canActivate: (ctx: ExecutionContext) => {
+          ctx.switchToHttp().getRequest().eventsAccountId = accountId;
           return true;
         },
       })

@@ -1,18 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, WavespeedSubmissionException, WavespeedSyncTimeoutException } from 'wavespeed';
-import {
-  BuiltPlatform,
-  closedPort,
-  createTestDatabase,
-  deleteQueuePrefix,
-  dropTestDatabase,
-  startBuiltPlatform,
-  testQueuePrefix,
-} from '@genhub/testing';
+import { type LocalPlatform, startLocalPlatform } from '@genhub/testing';
 
-const ADMIN_TOKEN = 'wavespeed-sdk-test-admin-token';
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -26,63 +16,23 @@ const SIMULATOR = 'local/simulator/test';
  * application from WaveSpeed to genhub is one base URL (issue 20).
  */
 describe('the official WaveSpeed SDK against genhub', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'genhub-wavespeed-'));
-  const prefix = testQueuePrefix('wavespeed');
-  let db: { url: string; name: string };
-  let platform: BuiltPlatform;
+  let platform: LocalPlatform;
   let gateway: string;
   let apiKey: string;
   let client: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase('wavespeed');
-    const gatewayPort = await closedPort();
-    gateway = `http://127.0.0.1:${gatewayPort}`;
-    platform = await startBuiltPlatform(
-      ['gateway', 'task-worker'],
-      'wavespeed',
-      {
-        ...process.env,
-        DATABASE_URL: db.url,
-        QUEUE_PREFIX: prefix,
-        ADMIN_TOKEN,
-        API_KEY_PEPPER: 'wavespeed-sdk-test-pepper',
-        ALLOW_PRIVATE_NETWORK_URLS: 'true',
-        STORAGE_DIR: join(dir, 'objects'),
-        PUBLIC_BASE_URL: gateway,
-        LOG_LEVEL: 'silent',
-        SHUTDOWN_GRACE_MS: '2000',
-        // Short, so a sync wait that runs out can be seen.
-        SYNC_TIMEOUT_MS: '2000',
-      },
-      { gateway: gatewayPort },
-    );
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const account = (await (
-      await fetch(`${gateway}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: admin,
-        body: '{"balance":10}',
-      })
-    ).json()) as { id: string };
-    apiKey = (
-      (await (
-        await fetch(`${gateway}/admin/v1/accounts/${account.id}/api-keys`, {
-          method: 'POST',
-          headers: admin,
-          body: '{}',
-        })
-      ).json()) as { key: string }
-    ).key;
+    platform = await startLocalPlatform('wavespeed', {
+      ALLOW_PRIVATE_NETWORK_URLS: 'true',
+      // Short, so a sync wait that runs out can be seen.
+      SYNC_TIMEOUT_MS: '2000',
+    });
+    gateway = platform.gateway;
+    apiKey = await platform.accountWithKey();
     client = new Client(apiKey, { baseUrl: gateway, timeout: 60, retryInterval: 0.1 });
   }, 120_000);
 
-  afterAll(async () => {
-    await platform?.stop();
-    await deleteQueuePrefix(process.env.REDIS_URL as string, prefix);
-    if (db) await dropTestDatabase(db.name);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => platform?.stop());
 
   it('run: submits, polls the result route and returns the outputs', async () => {
     const result = await client.run(
@@ -125,7 +75,7 @@ describe('the official WaveSpeed SDK against genhub', () => {
   }, 30_000);
 
   it('upload: a ticket, the PUT, and the download_url works as a model input', async () => {
-    const file = join(dir, 'input.png');
+    const file = join(platform.dir, 'input.png');
     writeFileSync(file, PNG);
     const url = await client.upload(file);
     expect(url).toMatch(new RegExp(`^${gateway}/cdn/uploads/`));

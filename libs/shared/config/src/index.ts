@@ -2,3 +2,4 @@ export * from './config.module';
 export * from './pieces.config';
 export * from './env.decorator';
 export * from './load-config.util';
+export * from './signed-token.util';

@@ -4,3 +4,4 @@
 export * from '@genhub/errors';
 export * from './types';
 export * from './client/genhub.client';
+export * from './client/task-events.client';

@@ -27,6 +27,24 @@ export type UsageBreakdownEntry = Schemas['UsageBreakdownEntry'];
 export type UploadAnswer = Schemas['UploadAnswer'];
 export type DeleteTaskAnswer = Schemas['DeleteTaskAnswer'];
 export type SimulatorInput = Schemas['SimulatorInput'];
+/** A task as the `/api/v3/` routes show it. */
+export type Prediction = Schemas['Prediction'];
+/** One task of `GET /api/v3/predictions`, and a page of them. */
+export type TaskListItem = Schemas['TaskListItem'];
+export type TaskListPage = Schemas['TaskListPage'];
+/** Filters and page of `GET /api/v3/predictions`. */
+export type ListTasksQuery = NonNullable<operations['listTasks']['parameters']['query']>;
+/** `data` of a task stream's `queue` event. */
+export type TaskQueueEvent = Schemas['TaskQueueEvent'];
+export type TaskEventsToken = Schemas['TaskEventsToken'];
+/**
+ * One event of `GET /api/v3/predictions/{task_id}/events`: a status (with the
+ * task, or `{id, status: "deleted"}`) or the queue position while it waits.
+ */
+export type TaskEvent =
+  | { event: 'created' | 'processing' | 'completed' | 'failed'; id: string; data: Prediction }
+  | { event: 'deleted'; id: string; data: DeleteTaskAnswer }
+  | { event: 'queue'; data: TaskQueueEvent };
 export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
 export type ChatCompletion = Schemas['ChatCompletion'];
 export type ChatModelList = Schemas['ChatModelList'];

@@ -40,7 +40,7 @@ describe('the browser entry (@genhub/contracts)', () => {
     expect(bundle.text).not.toMatch(/\brequire\(/);
   });
 
-  it('holds only the client, the types, the error catalogue and openapi-fetch', () => {
+  it('holds only the client, the types, the error catalogue, openapi-fetch and the SSE parser', () => {
     const packages = new Set(
       bundle.inputs.map((input) =>
         input.includes('node_modules/')
@@ -49,7 +49,7 @@ describe('the browser entry (@genhub/contracts)', () => {
       ),
     );
     expect([...packages].sort()).toEqual(
-      ['libs/shared/contracts', 'libs/shared/errors', 'openapi-fetch'].sort(),
+      ['libs/shared/contracts', 'libs/shared/errors', 'eventsource-parser', 'openapi-fetch'].sort(),
     );
     expect(bundle.text).toContain('Invalid or revoked API key');
   });

@@ -14,10 +14,14 @@ export const AppErrorCode = {
   ContentBlocked: 'content_blocked',
   /** A direct-upload URL whose signature is wrong or whose time is up. */
   UploadTicketRefused: 'upload_ticket_refused',
+  /** An event-stream token whose signature is wrong, whose time is up, or made for another task. */
+  StreamTokenRefused: 'stream_token_refused',
   NotFound: 'not_found',
   /** A chat request names a model that is not in the chat catalogue. */
   ModelNotFound: 'model_not_found',
   Conflict: 'conflict',
+  /** An account holds as many open task event streams on a gateway as it may. */
+  TooManyStreams: 'too_many_streams',
   PayloadTooLarge: 'payload_too_large',
   /** A path segment longer than the router reads (the transport refuses it). */
   UriTooLong: 'uri_too_long',
@@ -64,6 +68,11 @@ export const APP_ERRORS = {
     transient: false,
   },
   invalid_api_key: { status: 401, message: 'Invalid or revoked API key', transient: false },
+  stream_token_refused: {
+    status: 401,
+    message: 'Event stream token is not valid or has expired',
+    transient: false,
+  },
   insufficient_balance: {
     status: 402,
     message: 'Insufficient balance',
@@ -84,6 +93,11 @@ export const APP_ERRORS = {
   not_found: { status: 404, message: 'Not found', transient: false },
   model_not_found: { status: 404, message: 'The model does not exist', transient: false },
   conflict: { status: 409, message: 'Conflict', transient: false },
+  too_many_streams: {
+    status: 429,
+    message: 'Too many open event streams: close one and retry',
+    transient: true,
+  },
   payload_too_large: { status: 413, message: 'Request body too large', transient: false },
   uri_too_long: { status: 414, message: 'Request URL too long', transient: false },
   header_fields_too_large: {

@@ -14,6 +14,7 @@ type Handler = (message: string) => void;
 export class PubSubService implements OnApplicationShutdown {
   private readonly logger = new Logger(PubSubService.name);
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly reconnectListeners = new Set<() => void>();
   private publisher?: Redis;
   private subscriber?: Redis;
 
@@ -53,6 +54,12 @@ export class PubSubService implements OnApplicationShutdown {
       this.subscriber.on('message', (ch: string, message: string) => {
         for (const h of this.handlers.get(ch) ?? []) h(message);
       });
+      // ioredis subscribes again by itself; what was published meanwhile is lost.
+      let readyBefore = false;
+      this.subscriber.on('ready', () => {
+        if (readyBefore) for (const listener of this.reconnectListeners) listener();
+        readyBefore = true;
+      });
     }
     let set = this.handlers.get(channel);
     if (!set) {
@@ -74,6 +81,16 @@ export class PubSubService implements OnApplicationShutdown {
         .unsubscribe(channel)
         .catch((error: Error) => this.logger.warn(`unsubscribe ${channel}: ${error.message}`));
     };
+  }
+
+  /**
+   * Calls `listener` whenever the subscriber connection is back after a loss:
+   * notices published while it was down never arrive, so a listener that
+   * relies on them re-reads what it watches. Returns the way to stop.
+   */
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   async onApplicationShutdown(): Promise<void> {

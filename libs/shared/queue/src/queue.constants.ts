@@ -138,8 +138,10 @@ export function attemptJobId(taskId: string, attempt: number): string {
 
 /** Redis pub/sub channels (prefixed with QUEUE_PREFIX at runtime). */
 export const Channel = {
-  /** A task reached a terminal state (message: task id). Wakes sync waiters. */
+  /** A task reached a terminal state (message: task id). Wakes sync waiters and event streams. */
   TaskTerminal: 'task-terminal',
+  /** A task changed status without ending: claimed for a run, or deleted (message: task id). Wakes event streams. */
+  TaskStatus: 'task-status',
   /** A task was deleted while processing (message: task id). Aborts the run. */
   TaskCancel: 'task-cancel',
   /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */

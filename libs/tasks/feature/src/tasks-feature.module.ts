@@ -9,6 +9,11 @@ import { SyncWaiter } from './services/sync-waiter.service';
 import { TaskCancellation } from './services/task-cancellation.service';
 import { TaskFinisher } from './services/task-finisher.service';
 import { TaskResultLoader } from './services/task-result-loader.service';
+import { QueuePositions } from './services/task-events/queue-positions.service';
+import { TaskEventsHub } from './services/task-events/task-events-hub.service';
+import { EventsTokens } from './use-cases/task-events/events-token.service';
+import { IssueEventsTokenUseCase } from './use-cases/task-events/issue-events-token.use-case';
+import { WatchTaskUseCase } from './use-cases/task-events/watch-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { ListTasksUseCase } from './use-cases/list-tasks/list-tasks.use-case';
 import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
@@ -23,6 +28,8 @@ const GATEWAY_USE_CASES = [
   GetResultUseCase,
   ListModelsUseCase,
   ListTasksUseCase,
+  IssueEventsTokenUseCase,
+  WatchTaskUseCase,
 ];
 
 export interface TasksGatewayOptions {
@@ -58,9 +65,19 @@ export class TasksFeatureModule {
         EstimatedDurationService,
         SyncWaiter,
         TaskResultLoader,
+        QueuePositions,
+        TaskEventsHub,
+        EventsTokens,
         ...GATEWAY_USE_CASES,
       ],
-      exports: [...GATEWAY_USE_CASES, OutboxRelay, SyncWaiter, EstimatedDurationService],
+      exports: [
+        ...GATEWAY_USE_CASES,
+        OutboxRelay,
+        SyncWaiter,
+        EstimatedDurationService,
+        TaskEventsHub,
+        EventsTokens,
+      ],
     };
   }
 

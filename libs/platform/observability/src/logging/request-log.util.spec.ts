@@ -40,6 +40,17 @@ describe('RequestLog', () => {
     await app.close();
   });
 
+  it('never writes the signed token or ticket a URL carries', async () => {
+    const { app, lines } = await appLogging('info');
+    await app.inject({ url: '/ok?token=abc.def&x=1' });
+    await app.inject({ url: '/ok?x=1&TICKET=secret' });
+    expect(lines.map((line) => (line.req as { url: string }).url)).toEqual([
+      '/ok?token=[redacted]&x=1',
+      '/ok?x=1&TICKET=[redacted]',
+    ]);
+    await app.close();
+  });
+
   it('logs a 5xx answer at error level, and probes not at all', async () => {
     const { app, lines } = await appLogging('info');
     await app.inject({ url: '/health' });

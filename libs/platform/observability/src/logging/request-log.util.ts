@@ -2,6 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { routeFamily } from '../metrics/route-family.util';
 
+/** Query parameters that carry a signed credential (event-stream tokens, upload tickets). */
+const URL_SECRET = /([?&](?:token|ticket)=)[^&#]*/gi;
+
+/** The URL as logged: signed credentials in its query are replaced by `[redacted]`. */
+export function withoutUrlSecrets(url: string): string {
+  return url.includes('=') ? url.replace(URL_SECRET, '$1[redacted]') : url;
+}
+
 /**
  * One line per answered request (`request completed`, with `request_id`,
  * method, URL, status and time), written from Fastify's onResponse hook.
@@ -32,7 +40,7 @@ export class RequestLog {
     logger[level](
       {
         request_id: request.id,
-        req: { method: request.method, url: request.url },
+        req: { method: request.method, url: withoutUrlSecrets(request.url) },
         res: { statusCode: reply.statusCode },
         responseTime: Math.round(reply.elapsedTime * 100) / 100,
       },

@@ -54,6 +54,13 @@ export const METRICS = {
     labelNames: ['client'],
     services: ['gateway'],
   },
+  taskEventStreams: {
+    name: 'genhub_task_event_streams_open',
+    type: 'gauge',
+    help: 'Task event streams (GET /api/v3/predictions/{id}/events) open on this gateway',
+    labelNames: [],
+    services: ['gateway'],
+  },
   queueJobs: {
     name: 'genhub_queue_jobs',
     type: 'gauge',

@@ -16,6 +16,9 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
   ['upload', (p) => p.startsWith('/api/v3/files') || p.startsWith('/api/v3/media')],
   ['webhooks', (p) => p.endsWith('/webhook-deliveries')],
   ['delete', (p) => p === '/api/v3/predictions/:task_id'],
+  ['history', (p) => p === '/api/v3/predictions'],
+  // Long-lived: their duration is how long a client followed a task, not latency.
+  ['events', (p) => p.startsWith('/api/v3/predictions/:task_id/events')],
   ['models', (p) => p === '/api/v3/models'],
   [
     'submit',

@@ -1,6 +1,7 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from '../generated/openapi';
 import type { TaskCompletedResult, TaskFailedResult } from '../types';
+import { sleep } from './sleep.util';
 
 export interface GenhubClientOptions {
   /** The service base address, for example `https://api.example.com`. */
@@ -52,21 +53,6 @@ export class GenhubRequestError extends Error {
     super(`genhub request failed with HTTP ${status}`);
     this.name = 'GenhubRequestError';
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

@@ -295,6 +295,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/predictions/{task_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a task live (server-sent events)
+         * @description Server-sent events for one of your tasks, from its current status on:
+         *
+         *     - `created`, `processing`, then `completed` or `failed` (each with `id` 1, 2, 3 and the task as `data`, as `GET …/result` shows it but with its exact status), or `deleted` (`{id, status: "deleted"}`); a status that passes quicker than it can be read may be skipped, never repeated or reversed;
+         *     - `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;
+         *     - a comment line every 15 s as a heartbeat.
+         *
+         *     The stream ends after the terminal event. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
+         */
+        get: operations["streamTaskEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/predictions/{task_id}/events/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a token for a task’s event stream
+         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it.
+         */
+        post: operations["createTaskEventsToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/predictions/{task_id}/result": {
         parameters: {
             query?: never;
@@ -1139,6 +1185,28 @@ export interface components {
              */
             created_at: string;
         };
+        TaskEventsToken: {
+            /**
+             * @description The stream’s URL with the token in its query: give it to `new EventSource(url)` as it is.
+             * @example https://api.example.com/api/v3/predictions/0f8fad5b-d9cb-469f-a165-70867728950e/events?token=eyJhIjoi…
+             */
+            url: string;
+            /** @description The token alone (the `token` query parameter of the stream). */
+            token: string;
+            /**
+             * Format: date-time
+             * @description Until when the token opens the stream (five minutes); an open stream lasts.
+             */
+            expires_at: string;
+        };
+        /** @description The `/api/v3/` envelope. */
+        TaskEventsTokenResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["TaskEventsToken"];
+        };
         TaskFailedResult: {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
             id: string;
@@ -1206,6 +1274,15 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "processing";
+        };
+        TaskQueueEvent: {
+            /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+            id: string;
+            /**
+             * @description Tasks ahead of this one in its queue (0: it runs next).
+             * @example 3
+             */
+            queue_position: number;
         };
         /** @description A task result: `{id, status: "processing"}` while not terminal, every field when completed, no `timings` when failed. */
         TaskResult: components["schemas"]["TaskProcessingResult"] | components["schemas"]["TaskCompletedResult"] | components["schemas"]["TaskFailedResult"];
@@ -1497,7 +1574,7 @@ export interface components {
                 "application/json": components["schemas"]["V3Error"];
             };
         };
-        /** @description Missing or invalid API key. */
+        /** @description Missing or invalid API key (or, on an event stream, an event-stream token that is wrong, expired or for another task). */
         V3Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1542,8 +1619,26 @@ export interface components {
                 "application/json": components["schemas"]["V3Error"];
             };
         };
+        /** @description The account holds as many open event streams on this server as it may. */
+        V3TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V3Error"];
+            };
+        };
         /** @description Unexpected server error. */
         V3ServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V3Error"];
+            };
+        };
+        /** @description A part the route needs is briefly unavailable (or the server is shutting down): retry. */
+        V3ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2071,6 +2166,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteTaskResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    streamTaskEvents: {
+        parameters: {
+            query?: {
+                /** @description The token of `POST …/events/token`, when no Authorization header is sent. */
+                token?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received: resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream`; the schema is that of each event’s `data:` (the event name says which). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Prediction"] | components["schemas"]["DeleteTaskAnswer"] | components["schemas"]["TaskQueueEvent"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            429: components["responses"]["V3TooManyRequests"];
+            500: components["responses"]["V3ServerError"];
+            503: components["responses"]["V3ServiceUnavailable"];
+        };
+    };
+    createTaskEventsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token and the stream URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEventsTokenResponse"];
                 };
             };
             401: components["responses"]["V3Unauthorized"];

@@ -59,10 +59,20 @@ export class DeleteTaskUseCase {
       });
       if (!announced) continue;
       this.relay.handOver(announced);
-      if (task.status === 'processing')
-        await this.pubsub
-          .publish(Channel.TaskCancel, task.id)
-          .catch((e: Error) => this.logger.warn(`cancel notice for ${task.id}: ${e.message}`));
+      // The run stops (processing only); event streams end with `deleted` (any status).
+      const notices =
+        task.status === 'processing'
+          ? [Channel.TaskCancel, Channel.TaskStatus]
+          : [Channel.TaskStatus];
+      await Promise.all(
+        notices.map((channel) =>
+          this.pubsub
+            .publish(channel, task.id)
+            .catch((e: Error) =>
+              this.logger.warn(`${channel} notice for ${task.id}: ${e.message}`),
+            ),
+        ),
+      );
       return { id: task.id, status: 'deleted' };
     }
     throw new AppException('conflict', { message: 'The task changed state, please retry' });

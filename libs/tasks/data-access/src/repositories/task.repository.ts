@@ -89,6 +89,16 @@ export class TaskRepository {
     return rows[0] ? taskFromRow(rows[0]) : undefined;
   }
 
+  /** Whether the task is the caller's, deleted or not (an event stream resumed after a delete). */
+  async isOwnedBy(accountId: string, id: string): Promise<boolean> {
+    if (!isTaskId(id)) return false;
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM tasks.tasks WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * The result fields of several tasks in one read (ids must be UUIDs),
    * deleted ones left out; the caller checks the owner.

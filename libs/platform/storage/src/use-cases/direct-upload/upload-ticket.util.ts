@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readToken, signToken } from '@genhub/config';
 import { MEDIA_FORMATS, type MediaFormat } from '../../media/media-formats.util';
 
 /** How long a direct-upload URL works. */
@@ -52,36 +52,21 @@ export interface UploadTicket {
   expiresAt: number;
 }
 
-const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+/** The purpose upload tickets are signed for (see signToken). */
+const TICKET_PURPOSE = 'upload tickets';
 
 /** A ticket as a URL-safe token: its fields and their HMAC, keyed by the deployment's secret. */
 export function signTicket(ticket: UploadTicket, secret: string): string {
-  const payload = b64url(JSON.stringify(ticket));
-  return `${payload}.${b64url(mac(payload, secret))}`;
+  return signToken(ticket, secret, TICKET_PURPOSE);
 }
 
 /** The ticket a token carries, or undefined when it was not signed with `secret` or is malformed. */
 export function readTicket(token: string, secret: string): UploadTicket | undefined {
-  const [payload, signature, extra] = token.split('.');
-  if (!payload || !signature || extra !== undefined) return undefined;
-  const expected = mac(payload, secret);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    const ticket = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as UploadTicket;
-    const valid =
-      typeof ticket.key === 'string' &&
-      Number.isInteger(ticket.size) &&
-      typeof ticket.contentType === 'string' &&
-      Number.isInteger(ticket.expiresAt);
-    return valid ? ticket : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function mac(payload: string, secret: string): Buffer {
-  // A key of its own, derived from the deployment secret: a ticket is never an API-key hash.
-  const key = createHmac('sha256', secret).update('genhub upload tickets').digest();
-  return createHmac('sha256', key).update(payload).digest();
+  const ticket = readToken(token, secret, TICKET_PURPOSE) as Partial<UploadTicket> | undefined;
+  const valid =
+    typeof ticket?.key === 'string' &&
+    Number.isInteger(ticket.size) &&
+    typeof ticket.contentType === 'string' &&
+    Number.isInteger(ticket.expiresAt);
+  return valid ? (ticket as UploadTicket) : undefined;
 }

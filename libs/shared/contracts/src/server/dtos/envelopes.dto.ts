@@ -7,6 +7,7 @@ import { MediaUploadTicketDto } from './media-upload.dto';
 import { ModelEntryDto } from './model.dto';
 import { PredictionDto } from './prediction.dto';
 import { DeleteTaskAnswerDto } from './task.dto';
+import { TaskEventsTokenDto } from './task-events.dto';
 import { TaskListPageDto } from './task-history.dto';
 import { WebhookDeliveryDto } from './webhook.dto';
 
@@ -51,6 +52,10 @@ export const MediaUploadTicketResponseDto = namedEnvelope(
 );
 
 export const TaskListResponseDto = namedEnvelope('TaskListResponse', TaskListPageDto);
+export const TaskEventsTokenResponseDto = namedEnvelope(
+  'TaskEventsTokenResponse',
+  TaskEventsTokenDto,
+);
 
 /** Every envelope: their key lists are exhaustive. */
 export const API_ENVELOPES: readonly Type<unknown>[] = [
@@ -63,4 +68,5 @@ export const API_ENVELOPES: readonly Type<unknown>[] = [
   PredictionResponseDto,
   MediaUploadTicketResponseDto,
   TaskListResponseDto,
+  TaskEventsTokenResponseDto,
 ];

@@ -11,4 +11,5 @@ export * from './model.dto';
 export * from './prediction.dto';
 export * from './task.dto';
 export * from './task-history.dto';
+export * from './task-events.dto';
 export * from './webhook.dto';

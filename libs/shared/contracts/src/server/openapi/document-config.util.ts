@@ -3,7 +3,7 @@ import type { ApiTagName } from './api-route.decorator';
 import { ERROR_RESPONSES } from './error-responses.constants';
 
 /** The document's version: bump on any change of the public interface. */
-export const CONTRACTS_VERSION = '1.2.0';
+export const CONTRACTS_VERSION = '1.3.0';
 
 const TAGS: Record<ApiTagName, string> = {
   Tasks: 'Submit tasks, read results, delete tasks.',
@@ -18,8 +18,8 @@ const TAGS: Record<ApiTagName, string> = {
 
 /**
  * Everything the document says that belongs to no single route: title,
- * version, tags, the two bearer schemes (the API key by default, the admin
- * token where a route says so) and the reusable error responses.
+ * version, tags, the security schemes (the API key by default, the admin
+ * token and the event-stream token where a route says so) and the reusable error responses.
  */
 export function openApiDocumentConfig(): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder()
@@ -48,6 +48,16 @@ export function openApiDocumentConfig(): Omit<OpenAPIObject, 'paths'> {
           '`Authorization: Bearer <ADMIN_TOKEN>`; the admin API exists only when `ADMIN_TOKEN` is set.',
       },
       'adminBearer',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'query',
+        name: 'token',
+        description:
+          'A task event stream only: the short-lived token of `POST /api/v3/predictions/{task_id}/events/token`, for `EventSource` (which cannot send headers).',
+      },
+      'eventsToken',
     )
     .addSecurityRequirements('bearerAuth');
   for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);

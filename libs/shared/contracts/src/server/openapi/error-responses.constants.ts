@@ -88,11 +88,13 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     }),
   },
   V3Unauthorized: {
-    description: 'Missing or invalid API key.',
+    description:
+      'Missing or invalid API key (or, on an event stream, an event-stream token that is wrong, expired or for another task).',
     content: json(ref('V3Error'), {
       missingHeader: v3(401, msg('missing_authorization')),
       invalidFormat: v3(401, msg('invalid_authorization_format')),
       invalidKey: v3(401, msg('invalid_api_key')),
+      streamTokenRefused: v3(401, msg('stream_token_refused')),
     }),
   },
   V3PaymentRequired: {
@@ -113,9 +115,18 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     description: 'File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB).',
     content: json(ref('V3Error'), { tooLarge: v3(413, msg('payload_too_large')) }),
   },
+  V3TooManyRequests: {
+    description: 'The account holds as many open event streams on this server as it may.',
+    content: json(ref('V3Error'), { tooManyStreams: v3(429, msg('too_many_streams')) }),
+  },
   V3ServerError: {
     description: 'Unexpected server error.',
     content: json(ref('V3Error'), { serverError: v3(500, msg('internal')) }),
+  },
+  V3ServiceUnavailable: {
+    description:
+      'A part the route needs is briefly unavailable (or the server is shutting down): retry.',
+    content: json(ref('V3Error'), { unavailable: v3(503, msg('service_unavailable')) }),
   },
   AdminBadRequest: {
     description: 'Invalid body: unknown field, wrong type or value out of range.',
@@ -223,7 +234,9 @@ export const ERROR_RESPONSE_NAMES = {
     403: 'V3Forbidden',
     404: 'V3NotFound',
     413: 'V3PayloadTooLarge',
+    429: 'V3TooManyRequests',
     500: 'V3ServerError',
+    503: 'V3ServiceUnavailable',
   },
   chat: {
     400: 'ChatBadRequest',

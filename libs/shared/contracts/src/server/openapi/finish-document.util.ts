@@ -34,6 +34,8 @@ const CLOSED_SCHEMAS = [
   'MediaUploadTicket',
   'TaskListItem',
   'TaskListPage',
+  'TaskEventsToken',
+  'TaskQueueEvent',
   ...API_ENVELOPES.map((dto) => schemaName(dto as new () => object)),
   ...MODEL_INPUT_CLASSES.map(schemaName),
 ];

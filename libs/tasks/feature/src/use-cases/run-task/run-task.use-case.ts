@@ -8,6 +8,7 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
+import { Channel, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { TaskEntity, TaskRepository, TaskTimings } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
@@ -49,7 +50,7 @@ interface Failure {
  * stores the outputs under `outputs/{prefix}/{task}/…`, then finishes it
  * through TaskFinisher (ONE statement: the conditional terminal update, the
  * settlement of its reservation and the DeliverWebhook outbox row). A run that loses the race (superseded, deleted) removes its
- * outputs. The terminal notice is published after the commit.
+ * outputs. The status notice follows the claim; the terminal notice is published after the commit.
  */
 @Injectable()
 export class RunTaskUseCase {
@@ -63,6 +64,7 @@ export class RunTaskUseCase {
     @Inject(MEDIA_FETCHER) private readonly media: MediaFetcher,
     private readonly cancellation: TaskCancellation,
     private readonly finisher: TaskFinisher,
+    private readonly pubsub: PubSubService,
   ) {}
 
   /** Runs the task; says how it ended, which model ran and the task code it ended with. */
@@ -70,6 +72,7 @@ export class RunTaskUseCase {
     await this.cancellation.listen();
     const task = await this.tasks.claimForRun(input.taskId);
     if (!task) return { outcome: 'skipped' };
+    if (task.attempt === 1) this.announceProcessing(task.id);
     const model = task.model;
     const claimedAt = Date.now();
     const startedAt = task.startedAt?.getTime() ?? claimedAt;
@@ -197,6 +200,13 @@ export class RunTaskUseCase {
     await this.storage
       .delete(keys)
       .catch((e: Error) => this.logger.warn(`cannot delete superseded outputs: ${e.message}`));
+  }
+
+  /** created → processing, for event streams; a hint (never awaited: the run does not wait on Redis). */
+  private announceProcessing(taskId: string): void {
+    this.pubsub
+      .publish(Channel.TaskStatus, taskId)
+      .catch((e: Error) => this.logger.warn(`status notice for ${taskId}: ${e.message}`));
   }
 
   private toFailure(error: unknown): Failure {

@@ -1,0 +1,32 @@
+import type { DeleteTaskAnswerDto, PredictionDto } from '@genhub/contracts/server';
+
+/** The status events of a stream, in lifecycle order. */
+export type TaskStatusEventName = 'created' | 'processing' | 'completed' | 'failed' | 'deleted';
+
+/**
+ * Each status event's SSE id: how far along the lifecycle the client has
+ * been told. A stream resumed with `Last-Event-ID: n` sends only later
+ * stages; the terminal stage ends the stream.
+ */
+export const EVENT_STAGE: Record<TaskStatusEventName, number> = {
+  created: 1,
+  processing: 2,
+  completed: 3,
+  failed: 3,
+  deleted: 3,
+};
+export const TERMINAL_STAGE = 3;
+
+/** What a task event stream carries, in order. */
+export type TaskEvent =
+  | {
+      type: 'status';
+      name: Exclude<TaskStatusEventName, 'deleted'>;
+      stage: number;
+      data: PredictionDto;
+    }
+  | { type: 'status'; name: 'deleted'; stage: number; data: DeleteTaskAnswerDto }
+  /** Tasks ahead of this one in its queue, while it waits (sent when it changes). */
+  | { type: 'queue'; data: { id: string; queue_position: number } }
+  /** Nothing new: keeps proxies from closing an idle connection. */
+  | { type: 'heartbeat' };

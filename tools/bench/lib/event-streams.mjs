@@ -1,0 +1,87 @@
+// What open task event streams cost the gateway (issue 21): memory and CPU per
+// open stream, with the tasks they follow waiting or running, the worst case
+// (queue positions are read every 2 s for the waiting ones).
+import http from 'node:http';
+import { cpuDelta, cpuSnapshot, rssBytes } from './proc.mjs';
+import { r2 } from './stats.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** An account may hold 100 streams per gateway: spread them. */
+const STREAMS_PER_KEY = 10;
+
+async function submitLongTask(baseUrl, key) {
+  const response = await fetch(`${baseUrl}/v1/local/simulator/test`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'followed', duration_ms: 120_000 }),
+  });
+  return (await response.json()).id;
+}
+
+/** Opens one stream on its own connection; resolves once its first event arrived. */
+function openStream(baseUrl, key, id) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${baseUrl}/api/v3/predictions/${id}/events`,
+      { headers: { authorization: `Bearer ${key}` }, agent: false },
+      (response) => {
+        if (response.statusCode !== 200) return reject(new Error(`stream ${response.statusCode}`));
+        response.once('data', () => resolve({ close: () => request.destroy() }));
+        response.on('error', () => undefined);
+      },
+    );
+    request.on('error', () => undefined);
+  });
+}
+
+/** CPU (µs per second) of each process group over `ms`. */
+async function cpuRate(groups, ms) {
+  const before = cpuSnapshot(groups);
+  await sleep(ms);
+  const delta = cpuDelta(before, cpuSnapshot(groups));
+  return Object.fromEntries(Object.entries(delta).map(([k, s]) => [k, (s * 1e6) / (ms / 1000)]));
+}
+
+export async function eventStreams({ platform, keys, streams = 1000, idleMs = 10_000 }) {
+  const pid = platform.pids.gateway;
+  const groups = { gateway: [pid], redis: 'comm:redis-server', postgres: 'comm:postgres' };
+  const owners = Array.from({ length: streams }, (_, i) => keys[Math.floor(i / STREAMS_PER_KEY)]);
+  const ids = [];
+  for (let i = 0; i < streams; i += 50)
+    ids.push(
+      ...(await Promise.all(
+        owners.slice(i, i + 50).map((key) => submitLongTask(platform.baseUrl, key)),
+      )),
+    );
+  await sleep(1000);
+  const idle = await cpuRate(groups, idleMs);
+  const rssBefore = rssBytes(pid);
+  const opened = [];
+  for (let i = 0; i < streams; i += 100)
+    opened.push(
+      ...(await Promise.all(
+        ids.slice(i, i + 100).map((id, j) => openStream(platform.baseUrl, owners[i + j], id)),
+      )),
+    );
+  await sleep(2000);
+  const rssOpen = rssBytes(pid);
+  const open = await cpuRate(groups, idleMs);
+  for (const stream of opened) stream.close();
+  await Promise.all(
+    ids.map((id, i) =>
+      fetch(`${platform.baseUrl}/api/v3/predictions/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${owners[i]}` },
+      }).then((r) => r.arrayBuffer()),
+    ),
+  );
+  const perStream = (name) => r2(Math.max(0, open[name] - idle[name]) / streams);
+  return {
+    streams: opened.length,
+    rss_kb_per_stream: r2((rssOpen - rssBefore) / 1024 / streams),
+    gateway_cpu_us_per_stream_s: perStream('gateway'),
+    redis_cpu_us_per_stream_s: perStream('redis'),
+    postgres_cpu_us_per_stream_s: perStream('postgres'),
+  };
+}
