@@ -43,11 +43,40 @@ describe('ModelCatalogue', () => {
       description: 'Sharp pictures from text',
       run_types: ['text-to-image', 'image-to-image'],
       pricing: { economy: 0.02 },
+      // An input class the published document does not hold has no schema to give.
+      input_schemas: {},
     });
     expect(list[1]).toMatchObject({
       category: 'test',
       pricing: { economy: 0.001, stable: 0.001, official: 0.001 },
     });
+  });
+
+  it('gives each run type its input schema from the published document, references resolved', () => {
+    const simulator = catalogue.list({ category: 'test' })[0];
+    const schema = simulator.input_schemas.test as {
+      type: string;
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['prompt'],
+      additionalProperties: false,
+    });
+    expect(schema.properties.prompt).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 10000,
+    });
+    expect(schema.properties.duration_ms).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+    });
+    expect(schema.properties.channel).toMatchObject({ type: 'string' });
+    expect(JSON.stringify(schema)).not.toContain('$ref');
   });
 
   it('filters by category, provider and search (case-insensitive)', () => {

@@ -1,4 +1,4 @@
-import type { ModelEntryDto } from '@genhub/contracts/server';
+import { inputJsonSchema, type ModelEntryDto } from '@genhub/contracts/server';
 import { ModelDefinition } from '../contract/model-adapter.types';
 
 export interface CatalogueFilter {
@@ -72,10 +72,13 @@ export class ModelCatalogue {
           description: d.description,
           run_types: [],
           pricing: {},
+          input_schemas: {},
         };
         entries.set(id, entry);
       }
       entry.run_types.push(d.runType);
+      const schema = inputJsonSchema(d.inputSchema);
+      if (schema) entry.input_schemas[d.runType] = schema;
       for (const [channel, routes] of Object.entries(d.channels)) {
         if (routes?.[0] && entry.pricing[channel] === undefined)
           entry.pricing[channel] = routes[0].priceUnits / 1_000_000;

@@ -1038,6 +1038,29 @@ export interface components {
             pricing: {
                 [key: string]: number;
             };
+            /**
+             * @description The input each run type takes, as an OpenAPI 3.0 schema object with its references resolved: required fields, types, ranges and enums, enough to validate an input or build a form.
+             * @example {
+             *       "test": {
+             *         "properties": {
+             *           "prompt": {
+             *             "maxLength": 10000,
+             *             "minLength": 1,
+             *             "type": "string"
+             *           }
+             *         },
+             *         "required": [
+             *           "prompt"
+             *         ],
+             *         "type": "object"
+             *       }
+             *     }
+             */
+            input_schemas: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** @description The `/api/v3/` envelope. */
         ModelListResponse: {

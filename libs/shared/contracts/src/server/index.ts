@@ -9,6 +9,7 @@ export {
 } from './openapi/contract-models.constants';
 export type { ModelInputContract } from './openapi/contract-models.constants';
 export { readOpenApiDocumentText } from './openapi-file.util';
+export { inputJsonSchema, type JsonSchema } from './openapi/input-json-schema.util';
 export * from './validation/validation-findings.util';
 export { AdminRoute, ChatRoute, V1Route, V3Route } from './openapi/api-route.decorator';
 export type { ApiRouteDoc, ApiTagName } from './openapi/api-route.decorator';

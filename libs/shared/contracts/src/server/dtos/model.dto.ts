@@ -67,6 +67,21 @@ export class ModelEntryDto {
     example: { stable: 0.001 },
   })
   pricing!: Record<string, number>;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: true },
+    description:
+      'The input each run type takes, as an OpenAPI 3.0 schema object with its references resolved: required fields, types, ranges and enums, enough to validate an input or build a form.',
+    example: {
+      test: {
+        type: 'object',
+        required: ['prompt'],
+        properties: { prompt: { type: 'string', minLength: 1, maxLength: 10000 } },
+      },
+    },
+  })
+  input_schemas!: Record<string, Record<string, unknown>>;
 }
 
 /**
