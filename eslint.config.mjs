@@ -111,6 +111,8 @@ function boundaryConstraints(forTests) {
         'scope:webhooks',
       ],
     },
+    // The console is a browser app: it reaches the platform only through the contracts' browser entry.
+    { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
     sameAndShared('accounts'),
     sameAndShared('tasks', 'scope:providers'),
     sameAndShared('billing'),
@@ -214,6 +216,24 @@ export default [
               message: 'Browser entry: server-only code belongs in src/server/.',
             },
             { group: ['**/apps/**'], message: 'Libs never import apps.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The console runs in browsers: the contracts' browser entry, never server code.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    ignores: ['apps/console/src/**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@genhub/contracts/server', '@genhub/*-feature', '@nestjs/*', 'node:*'],
+              message: 'The console talks to the API only through @genhub/contracts.',
+            },
           ],
         },
       ],

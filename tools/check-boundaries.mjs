@@ -6,6 +6,11 @@ import fs from 'node:fs';
 
 const cases = [
   {
+    file: 'apps/console/src/__boundary_probe__.ts',
+    code: "import '@genhub/contracts/server';\n",
+    why: 'the console importing server contracts',
+  },
+  {
     file: 'libs/shared/errors/src/__boundary_probe__.ts',
     code: "import '@genhub/tasks-feature';\n",
     why: 'shared lib importing a domain lib',

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build, log, resolveEnvironment } from './lib/environment.mjs';
-import { APPS, dataDir, entry } from './lib/paths.mjs';
+import { APPS, consoleDir, dataDir, entry } from './lib/paths.mjs';
 import { firstBusyPort, PORT_VARIABLES, resolvePorts } from './lib/ports.mjs';
 import { probeHost, waitUntilReady } from './lib/readiness.mjs';
 
@@ -37,7 +37,8 @@ if (busy) {
 }
 
 try {
-  build(only ? [only, 'gateway'] : APPS);
+  // The console is static files the gateway serves at /console.
+  build(only ? [only, 'gateway'] : [...APPS, 'console']);
 } catch (error) {
   log(error.message);
   process.exit(1);
@@ -50,6 +51,7 @@ try {
   process.exit(1);
 }
 const { env, stop } = environment;
+env.CONSOLE_DIR ??= only ? undefined : consoleDir;
 
 const migrate = spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], {
   env,
@@ -119,6 +121,7 @@ if (!stopping) {
   const lines = apps.map((app) => `${app}: http://${probeHost(host)}:${ports[app]}`);
   lines.push(`admin token: ${env.ADMIN_TOKEN}`);
   const base = `http://${probeHost(host)}:${ports.gateway}`;
+  if (env.CONSOLE_DIR) lines.unshift(`console: ${base}/console/`);
   if (ports.gateway && fs.existsSync(demoFile)) {
     try {
       const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8'));

@@ -11,6 +11,7 @@ import {
   answerFrameworkError,
   MAX_PATH_SEGMENT_LENGTH,
 } from './transport/framework-refusals.util';
+import { registerConsoleFiles } from './console/console-files.plugin';
 import { registerCors } from './transport/cors.plugin';
 import { registerJsonBodyParser } from './transport/json-body.parser';
 import { registerMediaBodyParser } from './transport/media-body.parser';
@@ -53,6 +54,7 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
   app.useGlobalFilters(app.get(GatewayExceptionFilter));
   app.useGlobalPipes(gatewayValidationPipe());
   await registerQueueBoard(app);
+  await registerConsoleFiles(app);
   // Nest registers its JSON parser during init; ours replaces it afterwards.
   await app.init();
 

@@ -13,3 +13,4 @@ export * from './task-rows.util';
 export * from './sole-processor.util';
 export * from './built-platform.util';
 export * from './local-platform.util';
+export * from './chromium.util';

@@ -109,6 +109,13 @@ describe('npm start: ports, readiness, fail-fast (real processes)', () => {
       expect(balance.status).toBe(401);
       expect(await balance.json()).toEqual({ code: 401, error: 'Missing Authorization header' });
       expect(start.stderr()).toContain(`webhook-dispatcher: http://127.0.0.1:${base + 2}`);
+      // The console it prints is served by the gateway.
+      expect(start.stderr()).toContain(`console: http://127.0.0.1:${base}/console/`);
+      const consolePage = await fetch(`http://127.0.0.1:${base}/console/`);
+      expect([consolePage.status, await consolePage.text()]).toEqual([
+        200,
+        expect.stringContaining('<title>genhub console</title>'),
+      ]);
       // The demo key it prints works against this database (a demo file left by another
       // database is replaced, not repeated).
       const demoKey = /API key: (gh_\S+)/.exec(start.stderr())?.[1];

@@ -2,10 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { createParser } from 'eventsource-parser';
 import { createGenhubClient, listTasks, type TaskEvent, taskEvents } from '@genhub/contracts';
-import { closedPort, type LocalPlatform, startLocalPlatform, until } from '@genhub/testing';
+import {
+  closedPort,
+  launchChromium,
+  type LocalPlatform,
+  startLocalPlatform,
+  until,
+} from '@genhub/testing';
 
 const workspaceRoot = join(__dirname, '../../../..');
 
@@ -329,19 +334,7 @@ describe('task event streams (built gateway + task-worker)', () => {
       response.end(js ? readFileSync(bundle) : PAGE);
     });
     await new Promise<void>((resolve) => page.listen(pagePort, '127.0.0.1', resolve));
-    const browser = await chromium.launch({
-      // eslint-disable-next-line no-restricted-syntax -- a hosted runner names its own browser
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
       await tab.goto(`http://127.0.0.1:${pagePort}/`);

@@ -1,6 +1,7 @@
 import {
   AdminConfig,
   ChatConfig,
+  ConsoleConfig,
   CorsConfig,
   DatabaseConfig,
   HttpConfig,
@@ -51,6 +52,7 @@ export const SERVICES = {
       StorageConfig,
       AdminConfig,
       CorsConfig,
+      ConsoleConfig,
       TaskConfig,
       ChatConfig,
       ProvidersConfig,

@@ -11,8 +11,11 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator';
 
 /** Keys a piece marks sensitive are never printed (config dumps, error lines). */
@@ -166,6 +169,23 @@ export class CorsConfig {
   @ToList()
   @Matches(ORIGIN, { each: true, message: 'must be origins like https://ops.example.com, or *' })
   CORS_ADMIN_ALLOWED_ORIGINS: string[] = [];
+}
+
+/** The web console's static build, served by the gateway at /console when set (`npm start` sets it). */
+export class ConsoleConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  // A directory without the build is a start-up error, never a silent 404.
+  @ValidateBy({
+    name: 'holdsConsoleBuild',
+    validator: {
+      validate: (dir: unknown) => typeof dir === 'string' && existsSync(join(dir, 'index.html')),
+      defaultMessage: () =>
+        'must be a directory holding the console build (index.html): run `npx nx build console`, or unset it',
+    },
+  })
+  CONSOLE_DIR?: string;
 }
 
 export class SecurityConfig {

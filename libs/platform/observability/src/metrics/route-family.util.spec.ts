@@ -23,6 +23,8 @@ describe('routeFamily', () => {
     ['/api/v3/predictions/:task_id/events', 'events'],
     ['/api/v3/predictions/:task_id/events/token', 'events'],
     ['/metrics', 'probe'],
+    ['/console/*', 'console'],
+    ['/console', 'console'],
     ['/somewhere', 'other'],
     [undefined, 'other'],
   ])('%s → %s', (pattern, family) => {

@@ -27,6 +27,7 @@ const FAMILIES: ReadonlyArray<[family: string, matches: (pattern: string) => boo
       p === '/api/v3/:provider_id/:model_id/:run_type',
   ],
   ['docs', (p) => p.startsWith('/docs') || p === '/openapi.json'],
+  ['console', (p) => p === '/console' || p.startsWith('/console/')],
 ];
 
 export const ROUTE_FAMILIES = [...FAMILIES.map(([family]) => family), 'other'] as const;

@@ -1,0 +1,2 @@
+/** Vite bundles the stylesheets a module imports. */
+declare module '*.css';

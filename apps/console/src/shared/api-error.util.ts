@@ -1,0 +1,34 @@
+import { type V1Error, v1ErrorMessage, type V3Error } from '@genhub/contracts';
+
+/** An answer the console cannot use, with the message to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** 401: the key is missing, wrong or revoked — back to sign-in. */
+  get signedOut(): boolean {
+    return this.status === 401;
+  }
+}
+
+/** The catalogue's message of a `/v1` or `/api/v3` error body, with a hint where one helps. */
+export function apiError(status: number, body: unknown): ApiError {
+  const v3 = body as Partial<V3Error> | undefined;
+  let message =
+    typeof v3?.message === 'string'
+      ? v3.message
+      : body && typeof body === 'object' && 'error' in body
+        ? v1ErrorMessage(body as V1Error)
+        : `The server answered ${status}`;
+  if (status === 402) message += ' — top up the account to continue.';
+  return new ApiError(status, message);
+}
+
+/** A network failure (no answer at all), as the same kind of error. */
+export function networkError(): ApiError {
+  return new ApiError(0, 'The server cannot be reached: check the connection and retry.');
+}
