@@ -1,22 +1,31 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
+import { History } from './history/history';
 import { Playground } from './playground/playground';
 import { forgetApiKey, storedApiKey } from './session/session.util';
 import { SignIn } from './session/sign-in';
+import { useHashRoute } from './shared/use-hash-route.util';
 
-/** The console: sign-in, then the playground (history, usage, chat and the operator's pages follow). */
+const PAGES = ['playground', 'history'] as const;
+const TITLES: Record<(typeof PAGES)[number], string> = {
+  playground: 'Playground',
+  history: 'History',
+};
+
+/** The console: sign-in, then the playground and the history (usage, chat and the operator's pages follow). */
 export function App({ baseUrl }: { baseUrl: string }) {
   const [client, setClient] = useState<GenhubClient | undefined>(() => {
     const apiKey = storedApiKey();
     return apiKey ? createGenhubClient({ baseUrl, apiKey }) : undefined;
   });
   const [notice, setNotice] = useState<string>();
+  const page = useHashRoute(PAGES, 'playground');
 
-  const signOut = (message?: string) => {
+  const signOut = useCallback((message?: string) => {
     forgetApiKey();
     setClient(undefined);
     setNotice(message);
-  };
+  }, []);
 
   if (!client) return <SignIn baseUrl={baseUrl} notice={notice} onSignedIn={setClient} />;
   return (
@@ -24,14 +33,17 @@ export function App({ baseUrl }: { baseUrl: string }) {
       <header className="top">
         <strong>genhub console</strong>
         <nav aria-label="Main">
-          <a href="#playground" aria-current="page">
-            Playground
-          </a>
+          {PAGES.map((name) => (
+            <a key={name} href={`#${name}`} aria-current={page === name ? 'page' : undefined}>
+              {TITLES[name]}
+            </a>
+          ))}
         </nav>
         <button onClick={() => signOut()}>Sign out</button>
       </header>
-      <main id="playground">
-        <Playground client={client} onSignedOut={(message) => signOut(message)} />
+      <main>
+        {page === 'playground' && <Playground client={client} onSignedOut={signOut} />}
+        {page === 'history' && <History client={client} onSignedOut={signOut} />}
       </main>
     </>
   );

@@ -77,4 +77,34 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       .waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(shots, 'playground-failed.png'), fullPage: true });
   }, 30_000);
+
+  it('lists the tasks in the history, opens one with its input and error, and deletes it', async () => {
+    await page.getByRole('link', { name: 'History' }).click();
+    const rows = page.locator('table.tasks tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(2);
+    // Newest first: the failed task, then the completed one.
+    expect(await rows.nth(0).locator('td').nth(2).innerText()).toBe('failed (1402)');
+    expect(await rows.nth(1).locator('td').nth(2).innerText()).toBe('completed');
+    await page.getByLabel('Status').selectOption('completed');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.tasks tbody tr').length === 1,
+    );
+    await page.getByLabel('Status').selectOption('');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.tasks tbody tr').length === 2,
+    );
+
+    await rows.nth(0).getByRole('button').click();
+    await page.getByText(/"fail_code": 1402/).waitFor();
+    await page.getByText('No webhook for this task.').waitFor();
+    await page.screenshot({ path: join(shots, 'task-detail.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Delete task' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.tasks tbody tr').length === 1,
+    );
+    expect(await rows.nth(0).locator('td').nth(2).innerText()).toBe('completed');
+  }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { type GenhubClient, type ModelEntry, taskEvents } from '@genhub/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { type ApiError, apiError, networkError } from '../shared/api-error.util';
+import { apiError, toApiError } from '../shared/api-error.util';
 import { SchemaForm } from './schema-form';
 import { fieldError, formFields, inputFromValues, type JsonSchema } from './schema-form.util';
 import { type Progress, TaskProgress } from './task-progress';
@@ -26,8 +26,8 @@ export function Playground({ client, onSignedOut }: Props) {
   const following = useRef<AbortController | undefined>(undefined);
 
   const fail = (error: unknown, show: (message: string) => void) => {
-    const known = error instanceof TypeError ? networkError() : (error as ApiError);
-    if ('signedOut' in known && known.signedOut) onSignedOut(known.message);
+    const known = toApiError(error);
+    if (known.signedOut) onSignedOut(known.message);
     else show(known.message);
   };
 

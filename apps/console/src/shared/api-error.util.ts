@@ -1,4 +1,4 @@
-import { type V1Error, v1ErrorMessage, type V3Error } from '@genhub/contracts';
+import { GenhubRequestError, type V1Error, v1ErrorMessage, type V3Error } from '@genhub/contracts';
 
 /** An answer the console cannot use, with the message to show. */
 export class ApiError extends Error {
@@ -31,4 +31,12 @@ export function apiError(status: number, body: unknown): ApiError {
 /** A network failure (no answer at all), as the same kind of error. */
 export function networkError(): ApiError {
   return new ApiError(0, 'The server cannot be reached: check the connection and retry.');
+}
+
+/** Whatever a call threw, as the error to show: an API refusal, the network, or the unexpected. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof GenhubRequestError) return apiError(error.status, error.body);
+  if (error instanceof TypeError) return networkError();
+  return new ApiError(0, error instanceof Error ? error.message : String(error));
 }
