@@ -133,6 +133,11 @@ export class TaskEventsController {
       await reply.status(204).send();
       return;
     }
+    // A client gone while the stream was opening would otherwise hold it until its task ends.
+    if (reply.raw.destroyed) {
+      await stream.return();
+      return;
+    }
     const response = startEventStream(reply);
     reply.raw.on('close', () => void stream.return());
     response.retry(RECONNECT_MS);
