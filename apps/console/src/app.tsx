@@ -1,18 +1,22 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { History } from './history/history';
 import { Playground } from './playground/playground';
 import { forgetApiKey, storedApiKey } from './session/session.util';
 import { SignIn } from './session/sign-in';
 import { useHashRoute } from './shared/use-hash-route.util';
 
-const PAGES = ['playground', 'history'] as const;
+// The chart library loads with its page, not with the first one.
+const Usage = lazy(() => import('./usage/usage'));
+
+const PAGES = ['playground', 'history', 'usage'] as const;
 const TITLES: Record<(typeof PAGES)[number], string> = {
   playground: 'Playground',
   history: 'History',
+  usage: 'Usage',
 };
 
-/** The console: sign-in, then the playground and the history (usage, chat and the operator's pages follow). */
+/** The console: sign-in, then the playground, the history and usage (chat and the operator's pages follow). */
 export function App({ baseUrl }: { baseUrl: string }) {
   const [client, setClient] = useState<GenhubClient | undefined>(() => {
     const apiKey = storedApiKey();
@@ -44,6 +48,11 @@ export function App({ baseUrl }: { baseUrl: string }) {
       <main>
         {page === 'playground' && <Playground client={client} onSignedOut={signOut} />}
         {page === 'history' && <History client={client} onSignedOut={signOut} />}
+        {page === 'usage' && (
+          <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+            <Usage client={client} onSignedOut={signOut} />
+          </Suspense>
+        )}
       </main>
     </>
   );

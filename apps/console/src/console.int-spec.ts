@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, type LocalPlatform, startLocalPlatform } from '@genhub/testing';
@@ -106,5 +107,40 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       () => document.querySelectorAll('table.tasks tbody tr').length === 1,
     );
     expect(await rows.nth(0).locator('td').nth(2).innerText()).toBe('completed');
+  }, 30_000);
+
+  it('shows the balance and tier, the day’s cost in the chart and totals, the records, and exports CSV', async () => {
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByText('Balance:').waitFor();
+    // 10 topped up, 0.001 captured for the completed task; the failed one was released.
+    expect(await page.locator('.balance').innerText()).toMatch(/^Balance: 9\.999 USD · tier \w+$/);
+    await page.locator('.totals').waitFor();
+    expect(await page.locator('.totals').innerText()).toBe('1 task(s), 0.001 USD in this range');
+    await page.getByRole('img', { name: 'Daily cost by category, in USD' }).waitFor();
+    // One category; its days add up to the range's total (whatever side of midnight it ran).
+    const daily = await page.locator('.chart tbody td').allInnerTexts();
+    expect(daily.reduce((sum, cost) => sum + Number(cost), 0)).toBeCloseTo(0.001, 9);
+    await page.locator('table.records tbody tr').first().waitFor();
+    await page.getByLabel('Type').selectOption('usage');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.records tbody tr').length === 1,
+    );
+    expect(await page.locator('table.records tbody tr td').allInnerTexts()).toEqual([
+      expect.any(String),
+      'usage',
+      '-0.001',
+      'local/simulator/test',
+      '9.999',
+    ]);
+    await page.screenshot({ path: join(shots, 'usage.png'), fullPage: true });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV of the range' }).click(),
+    ]);
+    const csv = readFileSync((await download.path()) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain('local/simulator/test');
   }, 30_000);
 });
