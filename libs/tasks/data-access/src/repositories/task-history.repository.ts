@@ -23,11 +23,14 @@ export interface HistoryFilter {
   includeInput: boolean;
 }
 
+/** A status a listed task can have: the history never holds deleted tasks. */
+export type HistoryStatus = Exclude<TaskStatus, 'deleted'>;
+
 /** One task of the history, as its public view needs it. */
 export interface HistoryRow {
   id: string;
   model: string;
-  status: TaskStatus;
+  status: HistoryStatus;
   code: number | null;
   error: string | null;
   outputs: string[] | null;
@@ -41,7 +44,7 @@ export interface HistoryRow {
 interface Row {
   id: string;
   model: string;
-  status: TaskStatus;
+  status: HistoryStatus;
   code: number | null;
   error: string | null;
   outputs: string[] | null;

@@ -40,8 +40,7 @@ function item(row: HistoryRow): TaskListItemDto {
   return {
     id: row.id,
     model: row.model,
-    // Deleted tasks are never listed (the query leaves them out).
-    status: row.status === 'deleted' ? 'failed' : row.status,
+    status: row.status,
     code: row.status === 'completed' ? 0 : row.status === 'failed' ? row.code : null,
     outputs: row.status === 'completed' ? (row.outputs ?? []) : [],
     error: row.status === 'failed' ? (row.error ?? '') : null,
