@@ -1,5 +1,6 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
 import { lazy, Suspense, useCallback, useState } from 'react';
+import { Chat } from './chat/chat';
 import { History } from './history/history';
 import { Playground } from './playground/playground';
 import { forgetApiKey, storedApiKey } from './session/session.util';
@@ -9,11 +10,12 @@ import { useHashRoute } from './shared/use-hash-route.util';
 // The chart library loads with its page, not with the first one.
 const Usage = lazy(() => import('./usage/usage'));
 
-const PAGES = ['playground', 'history', 'usage'] as const;
+const PAGES = ['playground', 'history', 'usage', 'chat'] as const;
 const TITLES: Record<(typeof PAGES)[number], string> = {
   playground: 'Playground',
   history: 'History',
   usage: 'Usage',
+  chat: 'Chat',
 };
 
 /** The console: sign-in, then the playground, the history and usage (chat and the operator's pages follow). */
@@ -48,6 +50,7 @@ export function App({ baseUrl }: { baseUrl: string }) {
       <main>
         {page === 'playground' && <Playground client={client} onSignedOut={signOut} />}
         {page === 'history' && <History client={client} onSignedOut={signOut} />}
+        {page === 'chat' && <Chat client={client} onSignedOut={signOut} />}
         {page === 'usage' && (
           <Suspense fallback={<p aria-busy="true">Loading…</p>}>
             <Usage client={client} onSignedOut={signOut} />

@@ -1,15 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, type LocalPlatform, startLocalPlatform } from '@genhub/testing';
+import {
+  launchChromium,
+  type LocalPlatform,
+  seriousAccessibilityViolations,
+  startLocalPlatform,
+} from '@genhub/testing';
 
 const workspaceRoot = join(__dirname, '../../..');
 
 /**
  * The console as a newcomer meets it: built, served by the built gateway at
- * /console beside a task-worker, driven in Debian's Chromium. Screenshots of
- * each screen go to dist/console-screenshots (a CI artifact).
+ * /console beside a task-worker, driven in Debian's Chromium. Each screen is
+ * saved to dist/console-screenshots (a CI artifact) and checked by axe-core:
+ * a serious or critical accessibility violation fails the test.
  */
 describe('the web console in a browser (built gateway + task-worker)', () => {
   let platform: LocalPlatform;
@@ -30,10 +36,28 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   }, 180_000);
 
+  /** Saves the screen and expects no serious accessibility violation on it. */
+  async function screen(name: string, on: Page = page) {
+    await on.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    expect(await seriousAccessibilityViolations(on)).toEqual([]);
+  }
+
   afterAll(async () => {
     await browser?.close();
     await platform?.stop();
     execFileSync('rm', ['-rf', join(workspaceRoot, 'dist', `test-console-${process.pid}`)]);
+  });
+
+  it('finds a serious accessibility violation where there is one (the check itself can fail)', async () => {
+    const bare = await browser.newPage();
+    await bare.setContent(
+      '<html lang="en"><head><title>probe</title></head><body><img src="data:,"><button></button></body></html>',
+    );
+    expect(await seriousAccessibilityViolations(bare)).toEqual([
+      expect.stringMatching(/^button-name: /),
+      expect.stringMatching(/^image-alt: /),
+    ]);
+    await bare.close();
   });
 
   it('refuses a wrong key with the catalogue’s message, then signs in', async () => {
@@ -41,7 +65,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     await page.getByLabel('API key').fill('gh_not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('Invalid or revoked API key').waitFor();
-    await page.screenshot({ path: join(shots, 'sign-in.png') });
+    await screen('sign-in');
     await page.getByLabel('API key').fill(apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Models' }).waitFor();
@@ -49,23 +73,31 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
   }, 30_000);
 
-  it('runs the simulator from its generated form and shows the image', async () => {
-    await page.getByRole('button', { name: /Simulator/ }).click();
-    // The price before submitting, from the listing (the simulator: 0.001 on every tier).
-    await page.getByText('Price: 0.001 per task').waitFor();
+  it('runs the local text-to-image model from its generated form and shows the image', async () => {
+    await page.getByRole('button', { name: /Local image/ }).click();
+    // The price before submitting, from the listing.
+    await page.getByText('Price: 0.002 per task').waitFor();
     await page.getByLabel(/^Prompt/).fill('a lighthouse at dawn');
-    await page.getByLabel('Duration ms').fill('600');
+    await page.getByLabel('Aspect ratio').selectOption('16:9');
+    await page.getByLabel('Resolution').selectOption('512');
     await page.getByRole('button', { name: 'Run' }).click();
     const image = page.getByRole('img', { name: 'Output 1' });
-    await image.waitFor({ timeout: 15_000 });
-    expect(
-      await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    ).toBe(true);
+    await image.waitFor({ timeout: 30_000 });
     await page.getByText('completed', { exact: true }).waitFor();
-    await page.screenshot({ path: join(shots, 'playground-completed.png'), fullPage: true });
-  }, 30_000);
+    expect(
+      await image.evaluate((img: HTMLImageElement) => [
+        img.complete,
+        img.naturalWidth,
+        img.naturalHeight,
+      ]),
+    ).toEqual([true, 512, 288]);
+    await screen('playground-image');
+  }, 45_000);
 
   it('shows a failing task’s code and error, and a form error before any request', async () => {
+    await page.getByRole('button', { name: /Simulator/ }).click();
+    await page.getByText('Price: 0.001 per task').waitFor();
+    await page.getByLabel(/^Prompt/).fill('a lighthouse at dawn');
     await page.getByLabel('Duration ms').fill('700000');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByText('Duration ms must be at most 600000').waitFor();
@@ -76,63 +108,85 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       .getByRole('alert')
       .getByText(/Failed with code 1402/)
       .waitFor({ timeout: 15_000 });
-    await page.screenshot({ path: join(shots, 'playground-failed.png'), fullPage: true });
+    await screen('playground-failed');
   }, 30_000);
+
+  it('uploads a file first and uses it as an input (local image-to-video animates it)', async () => {
+    await page.getByRole('button', { name: /Local video/ }).click();
+    await page.getByLabel('Run type').selectOption('image-to-video');
+    await page.getByLabel(/^Prompt/).fill('the sign-in screen, moving');
+    await page.getByLabel('Output format').selectOption('gif');
+    await page.getByLabel('Duration').fill('1');
+    // Any PNG will do: the sign-in screenshot.
+    await page
+      .getByLabel('Or upload a file for Image url')
+      .setInputFiles(join(shots, 'sign-in.png'));
+    await page.waitForFunction(
+      (gateway) =>
+        (document.getElementById('field-image_url') as HTMLInputElement).value.startsWith(gateway),
+      platform.gateway,
+    );
+    await page.getByRole('button', { name: 'Run' }).click();
+    const video = page.getByRole('img', { name: 'Output 1' });
+    await video.waitFor({ timeout: 60_000 });
+    await page.getByText('completed', { exact: true }).waitFor();
+    expect(await video.getAttribute('src')).toMatch(/\.gif$/);
+    await screen('playground-upload-video');
+  }, 75_000);
 
   it('lists the tasks in the history, opens one with its input and error, and deletes it', async () => {
     await page.getByRole('link', { name: 'History' }).click();
     const rows = page.locator('table.tasks tbody tr');
     await rows.first().waitFor();
-    expect(await rows.count()).toBe(2);
-    // Newest first: the failed task, then the completed one.
-    expect(await rows.nth(0).locator('td').nth(2).innerText()).toBe('failed (1402)');
-    expect(await rows.nth(1).locator('td').nth(2).innerText()).toBe('completed');
+    const statuses = () => rows.evaluateAll((trs) => trs.map((tr) => tr.children[2].textContent));
+    // Newest first: the video, the failed task, the image.
+    expect(await statuses()).toEqual(['completed', 'failed (1402)', 'completed']);
     await page.getByLabel('Status').selectOption('completed');
-    await page.waitForFunction(
-      () => document.querySelectorAll('table.tasks tbody tr').length === 1,
-    );
-    await page.getByLabel('Status').selectOption('');
     await page.waitForFunction(
       () => document.querySelectorAll('table.tasks tbody tr').length === 2,
     );
+    await screen('history');
+    await page.getByLabel('Status').selectOption('');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.tasks tbody tr').length === 3,
+    );
 
-    await rows.nth(0).getByRole('button').click();
+    await rows.nth(1).getByRole('button').click();
     await page.getByText(/"fail_code": 1402/).waitFor();
     await page.getByText('No webhook for this task.').waitFor();
-    await page.screenshot({ path: join(shots, 'task-detail.png'), fullPage: true });
+    await screen('task-detail');
     await page.getByRole('button', { name: 'Delete task' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await page.waitForFunction(
-      () => document.querySelectorAll('table.tasks tbody tr').length === 1,
+      () => document.querySelectorAll('table.tasks tbody tr').length === 2,
     );
-    expect(await rows.nth(0).locator('td').nth(2).innerText()).toBe('completed');
+    expect(await statuses()).toEqual(['completed', 'completed']);
   }, 30_000);
 
-  it('shows the balance and tier, the day’s cost in the chart and totals, the records, and exports CSV', async () => {
+  it('shows the balance and tier, the cost in the chart and totals, the records, and exports CSV', async () => {
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByText('Balance:').waitFor();
-    // 10 topped up, 0.001 captured for the completed task; the failed one was released.
-    expect(await page.locator('.balance').innerText()).toMatch(/^Balance: 9\.999 USD · tier \w+$/);
+    // 10 topped up, 0.002 (image) and 0.005 (video) captured; the failed task was released.
+    expect(await page.locator('.balance').innerText()).toMatch(/^Balance: 9\.993 USD · tier \w+$/);
     await page.locator('.totals').waitFor();
-    expect(await page.locator('.totals').innerText()).toBe('1 task(s), 0.001 USD in this range');
+    expect(await page.locator('.totals').innerText()).toBe('2 task(s), 0.007 USD in this range');
     await page.getByRole('img', { name: 'Daily cost by category, in USD' }).waitFor();
-    // One category; its days add up to the range's total (whatever side of midnight it ran).
+    // The figures' table: one row per day, one column per category; they add up to the total.
     const daily = await page.locator('.chart tbody td').allInnerTexts();
-    expect(daily.reduce((sum, cost) => sum + Number(cost), 0)).toBeCloseTo(0.001, 9);
+    expect(daily.reduce((sum, cost) => sum + Number(cost), 0)).toBeCloseTo(0.007, 9);
+    expect(await page.locator('.chart thead th').allInnerTexts()).toEqual(
+      expect.arrayContaining(['text-to-image', 'image-to-video']),
+    );
     await page.locator('table.records tbody tr').first().waitFor();
     await page.getByLabel('Type').selectOption('usage');
     await page.waitForFunction(
-      () => document.querySelectorAll('table.records tbody tr').length === 1,
+      () => document.querySelectorAll('table.records tbody tr').length === 2,
     );
-    expect(await page.locator('table.records tbody tr td').allInnerTexts()).toEqual([
-      expect.any(String),
-      'usage',
-      '-0.001',
-      'local/simulator/test',
-      '9.999',
-    ]);
-    await page.screenshot({ path: join(shots, 'usage.png'), fullPage: true });
+    expect(
+      await page.locator('table.records tbody tr').first().locator('td').allInnerTexts(),
+    ).toEqual([expect.any(String), 'usage', '-0.005', 'local/video/image-to-video', '9.993']);
+    await screen('usage');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV of the range' }).click(),
@@ -140,7 +194,62 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     const csv = readFileSync((await download.path()) as string, 'utf8')
       .trim()
       .split('\n');
-    expect(csv).toHaveLength(2);
-    expect(csv[1]).toContain('local/simulator/test');
+    expect(csv).toHaveLength(3);
+    expect(csv.slice(1).join('\n')).toContain('local/image/text-to-image');
+  }, 30_000);
+
+  it('chats with the local chat model, the answer streamed in', async () => {
+    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByLabel('Model').selectOption('local/chat');
+    await page.getByLabel('Message').fill('Hello there, console');
+    await page.getByLabel('Message').press('Enter');
+    const answer = page.locator('.messages li.assistant').last();
+    await answer.waitFor();
+    await page.getByText(/^Last answer: \d+ prompt \+ \d+ completion tokens$/).waitFor();
+    expect((await answer.locator('p').innerText()).length).toBeGreaterThan(0);
+    expect(await page.locator('.messages li.user p').innerText()).toBe('Hello there, console');
+    await screen('chat');
+  }, 30_000);
+
+  it('works at phone width: no sideways scrolling, every page reachable', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const name of ['Playground', 'History', 'Usage', 'Chat']) {
+      await page.getByRole('link', { name }).click();
+      await page.locator('main h2').first().waitFor();
+      // Nothing wider than the screen (the offenders named when something is).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+      expect(
+        await page.evaluate(() =>
+          [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+        ),
+      ).toEqual([]);
+    }
+    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByRole('button', { name: /Local image/ }).click();
+    await screen('phone-playground');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  }, 30_000);
+
+  it('paints the playground quickly (first contentful paint printed, not asserted)', async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(`${platform.gateway}/console/`);
+    await fresh.evaluate((key) => sessionStorage.setItem('genhub.apiKey', key), apiKey);
+    const started = Date.now();
+    // A new load (not a hash change) of the playground, signed in for this tab's session.
+    await fresh.goto(`${platform.gateway}/console/?measure#playground`, { waitUntil: 'load' });
+    await fresh.getByRole('heading', { name: 'Models' }).waitFor();
+    const modelsShownMs = Date.now() - started;
+    const fcp = await fresh.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+    );
+    expect(fcp).toBeGreaterThan(0);
+    const line = `console playground: first contentful paint ${Math.round(fcp)} ms (budget 1000 ms), models listed after ${modelsShownMs} ms`;
+    writeFileSync(join(shots, 'performance.txt'), `${line}\n`);
+    process.stdout.write(`${line}\n`);
+    await fresh.close();
   }, 30_000);
 });

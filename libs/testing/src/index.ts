@@ -14,3 +14,4 @@ export * from './sole-processor.util';
 export * from './built-platform.util';
 export * from './local-platform.util';
 export * from './chromium.util';
+export * from './axe.util';

@@ -11,6 +11,8 @@ export interface LocalPlatform {
   gateway: string;
   /** This platform's own scratch directory (local-disk storage lives under it). */
   dir: string;
+  /** The admin API's token (`ADMIN_TOKEN`). */
+  adminToken: string;
   /** A new account with `balance` and one API key, through the admin API: the key. */
   accountWithKey(balance?: number): Promise<string>;
   /** Stops the apps, then removes the database, the queue keys and the directory. */
@@ -72,6 +74,7 @@ export async function startLocalPlatform(
   return {
     gateway,
     dir,
+    adminToken,
     accountWithKey: async (balance = 10) => {
       const account = await post('/admin/v1/accounts', JSON.stringify({ balance }));
       return (await post(`/admin/v1/accounts/${account.id}/api-keys`, '{}')).key;

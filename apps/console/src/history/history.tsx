@@ -5,7 +5,7 @@ import {
   type TaskListItem,
 } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { toApiError } from '../shared/api-error.util';
+import { LoadFailed, showFailure } from '../shared/failure';
 import { TaskDetail } from './task-detail';
 
 interface Props {
@@ -43,10 +43,7 @@ export function History({ client, onSignedOut }: Props) {
     ).then(
       (answer) => setPage({ items: answer.items, next: answer.next_cursor }),
       (e: unknown) => {
-        if (controller.signal.aborted) return;
-        const known = toApiError(e);
-        if (known.status === 401) onSignedOut(known.message);
-        else setError(known.message);
+        if (!controller.signal.aborted) showFailure(e, setError, onSignedOut);
       },
     );
     return () => controller.abort();
@@ -92,12 +89,7 @@ export function History({ client, onSignedOut }: Props) {
           <input value={model} onChange={(e) => refilter(() => setModel(e.target.value))} />
         </label>
       </div>
-      {error && (
-        <div role="alert" className="error">
-          <p>{error}</p>
-          <button onClick={() => setReload((n) => n + 1)}>Retry</button>
-        </div>
-      )}
+      {error && <LoadFailed message={error} onRetry={() => setReload((n) => n + 1)} />}
       {!page && !error && <p aria-busy="true">Loading tasks…</p>}
       {page && !page.items.length && <p>No task matches.</p>}
       {page && page.items.length > 0 && (

@@ -1,6 +1,7 @@
-import { type GenhubClient, type ModelEntry, taskEvents } from '@genhub/contracts';
+import { type GenhubClient, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { apiError, toApiError } from '../shared/api-error.util';
+import { apiError } from '../shared/api-error.util';
+import { LoadFailed, showFailure } from '../shared/failure';
 import { SchemaForm } from './schema-form';
 import { fieldError, formFields, inputFromValues, type JsonSchema } from './schema-form.util';
 import { type Progress, TaskProgress } from './task-progress';
@@ -23,13 +24,10 @@ export function Playground({ client, onSignedOut }: Props) {
   const [sync, setSync] = useState(false);
   const [submitError, setSubmitError] = useState<string>();
   const [progress, setProgress] = useState<Progress>();
+  const [uploading, setUploading] = useState<ReadonlySet<string>>(new Set());
   const following = useRef<AbortController | undefined>(undefined);
 
-  const fail = (error: unknown, show: (message: string) => void) => {
-    const known = toApiError(error);
-    if (known.signedOut) onSignedOut(known.message);
-    else show(known.message);
-  };
+  const fail = (e: unknown, show: (message: string) => void) => showFailure(e, show, onSignedOut);
 
   async function loadModels() {
     setLoadError(undefined);
@@ -68,12 +66,36 @@ export function Playground({ client, onSignedOut }: Props) {
   const low = Math.min(...prices.filter((p): p is number => p !== undefined));
   const high = Math.max(...prices.filter((p): p is number => p !== undefined));
 
+  // On a phone the form is below the list: bring it into view once a model is picked.
+  useEffect(() => {
+    if (modelId && window.matchMedia('(max-width: 40rem)').matches)
+      document.getElementById('run-title')?.scrollIntoView({ block: 'start' });
+  }, [modelId]);
+
   function pick(id: string) {
     const next = models?.find((m) => m.id === id);
     setModelId(id);
     setRunType(next?.run_types[0] ?? '');
     setValues({});
     setErrors({});
+  }
+
+  /** Uploads the chosen file first; its address fills the field, its refusal shows beside it. */
+  async function uploadInto(name: string, file: File) {
+    setUploading((busy) => new Set(busy).add(name));
+    setErrors((e) => ({ ...e, [name]: undefined }));
+    try {
+      const url = await uploadMedia(client, file);
+      setValues((v) => ({ ...v, [name]: url }));
+    } catch (e) {
+      fail(e, (message) => setErrors((errs) => ({ ...errs, [name]: message })));
+    } finally {
+      setUploading((busy) => {
+        const next = new Set(busy);
+        next.delete(name);
+        return next;
+      });
+    }
   }
 
   async function submit(event: FormEvent) {
@@ -120,13 +142,7 @@ export function Playground({ client, onSignedOut }: Props) {
     }
   }
 
-  if (loadError)
-    return (
-      <div role="alert" className="error">
-        <p>{loadError}</p>
-        <button onClick={() => void loadModels()}>Retry</button>
-      </div>
-    );
+  if (loadError) return <LoadFailed message={loadError} onRetry={() => void loadModels()} />;
   if (!models) return <p aria-busy="true">Loading models…</p>;
   if (!models.length) return <p>No models are available.</p>;
 
@@ -180,6 +196,8 @@ export function Playground({ client, onSignedOut }: Props) {
               values={values}
               errors={errors}
               onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+              onFile={(name, file) => void uploadInto(name, file)}
+              uploading={uploading}
             />
           ) : (
             <p>This run type publishes no input schema.</p>
@@ -192,7 +210,9 @@ export function Playground({ client, onSignedOut }: Props) {
             Price: {Number.isFinite(low) ? (low === high ? low : `${low}–${high}`) : '—'} per task
             {values.channel ? ` (${values.channel} tier)` : ''}
           </p>
-          <button type="submit">Run</button>
+          <button type="submit" disabled={uploading.size > 0}>
+            Run
+          </button>
           {submitError && (
             <p role="alert" className="error">
               {submitError}

@@ -5,10 +5,14 @@ interface Props {
   values: Record<string, string>;
   errors: Record<string, string | undefined>;
   onChange(name: string, value: string): void;
+  /** A file chosen for a media URL field: upload it, then fill the field with its address. */
+  onFile(name: string, file: File): void;
+  /** The media fields whose file is being uploaded. */
+  uploading: ReadonlySet<string>;
 }
 
 /** The generated form: one labelled control per field, its limits as attributes, its error beside it. */
-export function SchemaForm({ fields, values, errors, onChange }: Props) {
+export function SchemaForm({ fields, values, errors, onChange, onFile, uploading }: Props) {
   return (
     <div className="fields">
       {fields.map((field) => {
@@ -74,6 +78,21 @@ export function SchemaForm({ fields, values, errors, onChange }: Props) {
                 value={value}
                 onChange={(e) => onChange(field.name, e.target.value)}
               />
+            )}
+            {field.control === 'file-url' && (
+              <label className="upload">
+                Or upload a file for {field.label}
+                <input
+                  type="file"
+                  disabled={uploading.has(field.name)}
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    if (file) onFile(field.name, file);
+                    e.target.value = '';
+                  }}
+                />
+                {uploading.has(field.name) && <span aria-live="polite"> Uploading…</span>}
+              </label>
             )}
             {field.description && !error && <small id={`${id}-help`}>{field.description}</small>}
             {error && (

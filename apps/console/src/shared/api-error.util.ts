@@ -1,4 +1,11 @@
-import { GenhubRequestError, type V1Error, v1ErrorMessage, type V3Error } from '@genhub/contracts';
+import {
+  type ChatError,
+  ChatStreamError,
+  GenhubRequestError,
+  type V1Error,
+  v1ErrorMessage,
+  type V3Error,
+} from '@genhub/contracts';
 
 /** An answer the console cannot use, with the message to show. */
 export class ApiError extends Error {
@@ -15,15 +22,19 @@ export class ApiError extends Error {
   }
 }
 
-/** The catalogue's message of a `/v1` or `/api/v3` error body, with a hint where one helps. */
+/** The message of an error body in any of the three families (`/api/v3`, `/v1`, chat). */
+function bodyMessage(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const v3 = body as Partial<V3Error>;
+  if (typeof v3.message === 'string') return v3.message;
+  const chat = body as Partial<ChatError>;
+  if (typeof chat.error?.message === 'string') return chat.error.message;
+  return 'error' in body ? v1ErrorMessage(body as V1Error) : undefined;
+}
+
+/** The catalogue's message of an error body, with a hint where one helps. */
 export function apiError(status: number, body: unknown): ApiError {
-  const v3 = body as Partial<V3Error> | undefined;
-  let message =
-    typeof v3?.message === 'string'
-      ? v3.message
-      : body && typeof body === 'object' && 'error' in body
-        ? v1ErrorMessage(body as V1Error)
-        : `The server answered ${status}`;
+  let message = bodyMessage(body) ?? `The server answered ${status}`;
   if (status === 402) message += ' — top up the account to continue.';
   return new ApiError(status, message);
 }
@@ -37,6 +48,7 @@ export function networkError(): ApiError {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof GenhubRequestError) return apiError(error.status, error.body);
+  if (error instanceof ChatStreamError) return new ApiError(0, error.message);
   if (error instanceof TypeError) return networkError();
   return new ApiError(0, error instanceof Error ? error.message : String(error));
 }

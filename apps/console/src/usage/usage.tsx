@@ -1,6 +1,7 @@
 import type { Balance, BillingsPage, GenhubClient, UsageStatistics } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { apiError, toApiError } from '../shared/api-error.util';
+import { apiError } from '../shared/api-error.util';
+import { showFailure } from '../shared/failure';
 import { CostChart } from './cost-chart';
 import { costSeries, daysBetween, isoDay } from './usage-days.util';
 
@@ -25,11 +26,7 @@ export default function Usage({ client, onSignedOut }: Props) {
   const [records, setRecords] = useState<BillingsPage>();
   const [error, setError] = useState<string>();
 
-  const fail = (e: unknown) => {
-    const known = toApiError(e);
-    if (known.signedOut) onSignedOut(known.message);
-    else setError(known.message);
-  };
+  const fail = (e: unknown) => showFailure(e, setError, onSignedOut);
   const usage = async (from: string, to: string) => {
     const {
       data,

@@ -5,3 +5,5 @@ export * from '@genhub/errors';
 export * from './types';
 export * from './client/genhub.client';
 export * from './client/task-events.client';
+export * from './client/chat.client';
+export * from './client/media-upload.client';

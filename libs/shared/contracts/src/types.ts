@@ -47,6 +47,10 @@ export type TaskEvent =
   | { event: 'queue'; data: TaskQueueEvent };
 export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
 export type ChatCompletion = Schemas['ChatCompletion'];
+/** One event of a streamed chat completion. */
+export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
+export type ChatMessage = Schemas['ChatMessage'];
+export type ChatCompletionUsage = Schemas['ChatCompletionUsage'];
 export type ChatModelList = Schemas['ChatModelList'];
 /** `/v1/` error body: `error` is a message or a nested `{code, error}`. */
 export type V1Error = Schemas['V1Error'];

@@ -1,0 +1,115 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { OutputView } from './playground/output-view';
+import { SchemaForm } from './playground/schema-form';
+import { formFields } from './playground/schema-form.util';
+import { TaskProgress } from './playground/task-progress';
+import { apiError } from './shared/api-error.util';
+
+/** The views rendered to markup (no browser): what a screen reader and a form submit would see. */
+describe('console views', () => {
+  const schema = {
+    type: 'object',
+    required: ['prompt'],
+    properties: {
+      prompt: { type: 'string', maxLength: 2000, description: 'What to draw.' },
+      num_outputs: { type: 'integer', minimum: 1, maximum: 4 },
+      image_url: { type: 'string', format: 'uri' },
+    },
+  };
+  const fields = formFields(schema);
+  const render = (props: Partial<Parameters<typeof SchemaForm>[0]> = {}) =>
+    renderToStaticMarkup(
+      createElement(SchemaForm, {
+        fields,
+        values: {},
+        errors: {},
+        onChange: () => undefined,
+        onFile: () => undefined,
+        uploading: new Set<string>(),
+        ...props,
+      }),
+    );
+
+  it('labels every generated control and carries the schema’s limits', () => {
+    const html = render();
+    expect(html).toContain(
+      '<label for="field-prompt">Prompt<span aria-hidden="true"> *</span></label>',
+    );
+    expect(html).toMatch(
+      /<textarea id="field-prompt" name="prompt" required="" aria-describedby="field-prompt-help" rows="3" maxLength="2000">/,
+    );
+    expect(html).toMatch(
+      /<input id="field-num_outputs" type="number" step="1" min="1" max="4" name="num_outputs"/,
+    );
+    expect(html).toContain('<small id="field-prompt-help">What to draw.</small>');
+  });
+
+  it('offers an upload beside a media URL, disabled while its file uploads', () => {
+    expect(render()).toMatch(/Or upload a file for Image url<input type="file"\/>/);
+    const busy = render({ uploading: new Set(['image_url']) });
+    expect(busy).toMatch(
+      /<input type="file" disabled=""\/><span aria-live="polite"> Uploading…<\/span>/,
+    );
+  });
+
+  it('marks a field in error and points to its message', () => {
+    const html = render({ errors: { num_outputs: 'Num outputs must be at most 4' } });
+    expect(html).toMatch(
+      /id="field-num_outputs"[^>]*aria-invalid="true" aria-describedby="field-num_outputs-error"/,
+    );
+    expect(html).toContain(
+      '<small id="field-num_outputs-error" class="error">Num outputs must be at most 4</small>',
+    );
+  });
+
+  it('shows each output as what it is, with a download link', () => {
+    const image = renderToStaticMarkup(
+      createElement(OutputView, { url: 'http://x/o/t1/0.png', index: 0 }),
+    );
+    expect(image).toContain('<img src="http://x/o/t1/0.png" alt="Output 1"/>');
+    const audio = renderToStaticMarkup(
+      createElement(OutputView, { url: 'http://x/o/t1/0.wav', index: 1 }),
+    );
+    expect(audio).toContain('<audio src="http://x/o/t1/0.wav" controls="" aria-label="Output 2">');
+    expect(audio).toContain('Download output 2 (audio)');
+  });
+
+  it('shows a waiting task’s place in the queue and a failed task’s code as an alert', () => {
+    const waiting = renderToStaticMarkup(
+      createElement(TaskProgress, { progress: { id: 't1', status: 'created', queuePosition: 3 } }),
+    );
+    expect(waiting).toContain('3 task(s) ahead in the queue.');
+    const failed = renderToStaticMarkup(
+      createElement(TaskProgress, {
+        progress: {
+          id: 't1',
+          status: 'failed',
+          task: { code: 1402, error: 'Input media could not be read' } as never,
+        },
+      }),
+    );
+    expect(failed).toContain(
+      '<p role="alert" class="error">Failed with code 1402: Input media could not be read</p>',
+    );
+  });
+
+  it('reads the message of every error family, with the top-up hint on 402', () => {
+    expect(apiError(402, { code: 402, message: 'Insufficient balance', data: null }).message).toBe(
+      'Insufficient balance — top up the account to continue.',
+    );
+    expect(apiError(403, { error: 'Account suspended' }).message).toBe('Account suspended');
+    expect(apiError(400, { error: { code: 1001, error: 'prompt is required' } }).message).toBe(
+      'prompt is required',
+    );
+    expect(
+      apiError(429, {
+        error: { message: 'Too many requests', type: 'rate_limit_error', param: null },
+      }).message,
+    ).toBe('Too many requests');
+    expect(apiError(401, undefined)).toMatchObject({
+      signedOut: true,
+      message: 'The server answered 401',
+    });
+  });
+});

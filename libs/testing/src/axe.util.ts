@@ -1,0 +1,28 @@
+import type { AxeResults } from 'axe-core';
+import type { Page } from 'playwright-core';
+
+/**
+ * The page's serious and critical accessibility violations by axe-core (run
+ * inside the page as it stands), one line each: rule, help text, and where.
+ * An empty list passes; minor and moderate findings are not counted.
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // The callbacks run in the page: `globalThis` is its window (this lib has no DOM types).
+  if (!(await page.evaluate(() => 'axe' in globalThis))) {
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  }
+  const results = await page.evaluate(
+    () =>
+      (
+        globalThis as unknown as { axe: { run(): Promise<AxeResults> } }
+      ).axe.run() as Promise<AxeResults>,
+  );
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes
+          .map((node) => node.target.join(' '))
+          .join('; ')})`,
+    );
+}
