@@ -16,6 +16,25 @@ interface AccountRow {
   updated_at: Date;
 }
 
+/** Where a page of accounts starts: after the account with this (created_at, id), newest first. */
+export interface AccountPosition {
+  /** PostgreSQL's exact created_at (microseconds, UTC), as `position` gave it. */
+  createdAt: string;
+  id: string;
+}
+
+export interface AccountPageFilter {
+  status?: AccountStatus;
+  after?: AccountPosition;
+  limit: number;
+}
+
+/** One account of a page, with its position (exact to the microsecond) for the next page. */
+export interface AccountPageRow {
+  account: AccountEntity;
+  position: AccountPosition;
+}
+
 function accountFromRow(row: AccountRow): AccountEntity {
   return Object.assign(new AccountEntity(), {
     id: row.id,
@@ -56,6 +75,39 @@ export class AccountRepository {
       [id],
     );
     return rows[0] ? accountFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * Accounts, newest first, a keyset page at a time (no OFFSET): one range of
+   * the `accounts_newest_first` index whatever the depth. `limit` rows at most.
+   */
+  async pageAccounts(filter: AccountPageFilter): Promise<AccountPageRow[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (filter.status) {
+      params.push(filter.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (filter.after) {
+      params.push(filter.after.createdAt, filter.after.id);
+      where.push(
+        `(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+      );
+    }
+    params.push(filter.limit);
+    const rows: (AccountRow & { exact_created_at: string })[] = await this.dataSource.query(
+      `SELECT *,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS exact_created_at
+         FROM accounts.accounts
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at DESC, id DESC
+        LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => ({
+      account: accountFromRow(row),
+      position: { createdAt: row.exact_created_at, id: row.id },
+    }));
   }
 
   /** Suspends or reactivates; undefined when the account does not exist. */

@@ -8,7 +8,7 @@ import {
   hashApiKey,
   looksLikeApiKey,
 } from '../keys/api-key.util';
-import { AccountRepository } from './account.repository';
+import { AccountPosition, AccountRepository } from './account.repository';
 import { ApiKeyRepository } from './api-key.repository';
 
 const PEPPER = 'test-pepper-0123456789';
@@ -101,6 +101,50 @@ describe('accounts repositories (PostgreSQL)', () => {
     expect(await keys.findOwnedKey(b.id, key.id)).toBeUndefined();
     expect(await keys.listKeysOfAccount(b.id)).toEqual([]);
     expect((await keys.listKeysOfAccount(a.id)).map((k) => k.id)).toEqual([key.id]);
+  });
+
+  it("lists an account's keys newest first, revoked ones included", async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const older = await issue(account.id, 'older');
+    const newer = await issue(account.id);
+    await keys.revokeKey(older.key.id);
+    expect(
+      (await keys.listKeysOfAccount(account.id)).map((k) => [k.id, k.name, k.revokedAt !== null]),
+    ).toEqual([
+      [newer.key.id, null, false],
+      [older.key.id, 'older', true],
+    ]);
+  });
+
+  it('pages accounts newest first by (created_at, id), filtered by status', async () => {
+    // Accounts of one instant: the id breaks the tie, so a page boundary inside it loses none.
+    const ids: string[] = [];
+    await dataSource.transaction(async (manager) => {
+      for (let i = 0; i < 5; i++)
+        ids.push(
+          (await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' }, manager)).id,
+        );
+    });
+    const mine = new Set(ids);
+    const expected = [...ids].sort().reverse();
+    const seen: string[] = [];
+    let after: AccountPosition | undefined;
+    for (;;) {
+      const rows = await accounts.pageAccounts({ after, limit: 2 });
+      seen.push(...rows.map((r) => r.account.id));
+      if (rows.length < 2 || expected.every((id) => seen.includes(id))) break;
+      after = rows[rows.length - 1].position;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => mine.has(id))).toEqual(expected);
+
+    await accounts.setStatus(ids[0], 'suspended');
+    const suspended = await accounts.pageAccounts({ status: 'suspended', limit: 1000 });
+    expect(suspended.every((r) => r.account.status === 'suspended')).toBe(true);
+    expect(suspended.map((r) => r.account.id)).toContain(ids[0]);
+    expect(suspended[0].position.createdAt).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/,
+    );
   });
 
   it('writes last_used_at at most once a minute', async () => {

@@ -97,10 +97,11 @@ export class ApiKeyRepository {
     return rows[0] ? keyFromRow(rows[0]) : undefined;
   }
 
+  /** The account's keys, revoked ones included, newest first. */
   async listKeysOfAccount(accountId: string): Promise<ApiKeyEntity[]> {
     if (!isUUID(accountId)) return [];
     const rows: ApiKeyRow[] = await this.dataSource.query(
-      `SELECT * FROM accounts.api_keys WHERE account_id = $1 ORDER BY created_at`,
+      `SELECT * FROM accounts.api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC`,
       [accountId],
     );
     return rows.map(keyFromRow);

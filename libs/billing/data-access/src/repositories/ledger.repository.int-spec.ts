@@ -28,6 +28,20 @@ describe('LedgerRepository (PostgreSQL)', () => {
     category: 'test',
   });
 
+  it('reads the balances of several accounts at once', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await ledger.openAccount({ accountId: a, currency: 'USD', initialUnits: 2_000_000 });
+    await ledger.openAccount({ accountId: b, currency: 'CNY', initialUnits: 0 });
+    await ledger.reserve(dataSource.manager, reserveInput(a, 500_000));
+    const views = await ledger.balancesOf([a, b, randomUUID()]);
+    expect(views.sort((x, y) => (x.accountId === a ? -1 : y.accountId === a ? 1 : 0))).toEqual([
+      { accountId: a, currency: 'USD', balanceUnits: 2_000_000, reservedUnits: 500_000 },
+      { accountId: b, currency: 'CNY', balanceUnits: 0, reservedUnits: 0 },
+    ]);
+    for (const view of views) expect(await ledger.balanceOf(view.accountId)).toEqual(view);
+    expect(await ledger.balancesOf([])).toEqual([]);
+  });
+
   it('records an opening balance as the first top-up', async () => {
     const accountId = randomUUID();
     await ledger.openAccount({ accountId, currency: 'CNY', initialUnits: 5_000_000 });

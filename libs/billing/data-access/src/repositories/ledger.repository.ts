@@ -76,6 +76,30 @@ export class LedgerRepository {
       : undefined;
   }
 
+  /** The balances of several accounts in one read; an account without a balance row is absent. */
+  async balancesOf(
+    accountIds: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<BalanceView[]> {
+    if (accountIds.length === 0) return [];
+    const rows: {
+      account_id: string;
+      currency: Currency;
+      balance_units: number;
+      reserved_units: number;
+    }[] = await manager.query(
+      `SELECT account_id, currency, balance_units, reserved_units
+         FROM billing.balances WHERE account_id = ANY($1::uuid[])`,
+      [accountIds],
+    );
+    return rows.map((row) => ({
+      accountId: row.account_id,
+      currency: row.currency,
+      balanceUnits: row.balance_units,
+      reservedUnits: row.reserved_units,
+    }));
+  }
+
   /**
    * Reserves a task's price inside the caller's transaction (the one that
    * creates the task). Nothing is written when the balance does not cover it.
