@@ -1,11 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBody, ApiParam } from '@nestjs/swagger';
 import {
   AdminGuard,
   CreateAccountUseCase,
   GetAccountUseCase,
   IssueApiKeyUseCase,
+  ListAccountsUseCase,
+  ListApiKeysUseCase,
   presentAdminAccount,
+  presentAdminAccountPage,
+  presentAdminApiKey,
   presentTopUpRecord,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
@@ -15,10 +29,13 @@ import {
 import {
   AdminRoute,
   AdminAccountDto,
+  AdminAccountPageDto,
+  AdminApiKeyListDto,
   BillingRecordDto,
   CreateAccountDto,
   CreateApiKeyDto,
   IssuedApiKeyDto,
+  ListAccountsQueryDto,
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
   TopUpDto,
@@ -40,6 +57,8 @@ export class AdminController {
     private readonly topUp: TopUpAccountUseCase,
     private readonly setStatus: SetAccountStatusUseCase,
     private readonly rotateSecret: RotateWebhookSecretUseCase,
+    private readonly listAccounts: ListAccountsUseCase,
+    private readonly listKeys: ListApiKeysUseCase,
   ) {}
 
   @Post('accounts')
@@ -64,6 +83,27 @@ export class AdminController {
       initialUnits: amountUnits('balance', body.balance ?? 0),
     });
     return presentAdminAccount(view, { withWebhookSecret: true });
+  }
+
+  /** Extension (decision 0116): the console's account list. */
+  @Get('accounts')
+  @AdminRoute({
+    operationId: 'adminListAccounts',
+    tag: 'Admin',
+    summary: 'List accounts',
+    description:
+      'The accounts, newest first, optionally only those in one `status`; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Each item is the account as `GET /admin/v1/accounts/{id}` answers it. Pages stay stable while accounts are created (decision 0116).',
+    ok: { description: 'A page of accounts.', type: AdminAccountPageDto },
+    errors: [400, 401, 404, 500],
+  })
+  async list(@Query() query: ListAccountsQueryDto): Promise<AdminAccountPageDto> {
+    return presentAdminAccountPage(
+      await this.listAccounts.execute({
+        status: query.status,
+        cursor: query.cursor,
+        limit: query.limit,
+      }),
+    );
   }
 
   @Get('accounts/:id')
@@ -96,6 +136,22 @@ export class AdminController {
   ): Promise<IssuedApiKeyDto> {
     const issued = await this.issueKey.execute({ accountId: id, name: body.name });
     return { id: issued.id, key: issued.key };
+  }
+
+  /** Extension (decision 0116): the console's key list of an account. */
+  @Get('accounts/:id/api-keys')
+  @AdminRoute({
+    operationId: 'adminListApiKeys',
+    tag: 'Admin',
+    summary: "List an account's API keys",
+    description:
+      'Every key of the account, newest first, revoked ones included: its label, status and times; never the key or its hash.',
+    ok: { description: "The account's keys.", type: AdminApiKeyListDto },
+    errors: [401, 404, 500],
+  })
+  @AccountIdParam()
+  async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
+    return { data: (await this.listKeys.execute(id)).map(presentAdminApiKey) };
   }
 
   @Delete('api-keys/:keyId')

@@ -37,4 +37,14 @@ export class LedgerAccountBalances implements AccountBalances {
       ? { balanceUnits: view.balanceUnits, reservedUnits: view.reservedUnits }
       : undefined;
   }
+
+  async balancesOf(accountIds: readonly string[]): Promise<Map<string, BalanceSnapshot>> {
+    const views = await this.ledger.balancesOf(accountIds);
+    return new Map(
+      views.map((view) => [
+        view.accountId,
+        { balanceUnits: view.balanceUnits, reservedUnits: view.reservedUnits },
+      ]),
+    );
+  }
 }

@@ -32,6 +32,10 @@ class TestBalances implements AccountBalances {
   balanceOf(accountId: string) {
     return this.ledger.balanceOf(accountId);
   }
+  async balancesOf(accountIds: readonly string[]) {
+    const views = await this.ledger.balancesOf(accountIds);
+    return new Map(views.map((view) => [view.accountId, view]));
+  }
 }
 
 /**

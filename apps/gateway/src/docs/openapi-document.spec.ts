@@ -174,8 +174,10 @@ describe('the OpenAPI document', () => {
         'GET /v1/models',
         'GET /v1/models/{model}',
         'POST /admin/v1/accounts',
+        'GET /admin/v1/accounts',
         'GET /admin/v1/accounts/{id}',
         'POST /admin/v1/accounts/{id}/api-keys',
+        'GET /admin/v1/accounts/{id}/api-keys',
         'DELETE /admin/v1/api-keys/{keyId}',
         'POST /admin/v1/accounts/{id}/top-ups',
         'POST /admin/v1/accounts/{id}/suspend',
@@ -356,6 +358,46 @@ describe('the OpenAPI document', () => {
     expect(keys('AdminIssuedApiKey')).toEqual(['id', 'key']);
     expect(keys('AdminRevokedApiKey')).toEqual(['id', 'status']);
     expect(keys('AdminRotatedWebhookSecret')).toEqual(['id', 'webhook_secret']);
+  });
+
+  it("documents the console's admin lists (decision 0116)", () => {
+    const list = document.paths['/admin/v1/accounts'].get;
+    expect(list.operationId).toBe('adminListAccounts');
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '404', '500']);
+    expect(list.responses['400'].$ref).toBe('#/components/responses/AdminBadRequest');
+    expect(list.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AdminAccountPage',
+    );
+    expect(
+      list.parameters.map((p: Json) => [p.name, p.in, p.required, p.schema.enum ?? p.schema.type]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['status', 'query', false, ['active', 'suspended']],
+        ['cursor', 'query', false, 'string'],
+        ['limit', 'query', false, 'integer'],
+      ]),
+    );
+    expect(list.parameters).toHaveLength(3);
+    expect(keys('AdminAccountPage')).toEqual(['data', 'next_cursor']);
+    expect(schema('AdminAccountPage').properties.data.items.$ref).toBe(
+      '#/components/schemas/AdminAccount',
+    );
+    const apiKeys = document.paths['/admin/v1/accounts/{id}/api-keys'].get;
+    expect(apiKeys.operationId).toBe('adminListApiKeys');
+    expect(Object.keys(apiKeys.responses)).toEqual(['200', '401', '404', '500']);
+    expect(keys('AdminApiKeyList')).toEqual(['data']);
+    expect(keys('AdminApiKey')).toEqual([
+      'id',
+      'name',
+      'status',
+      'created_at',
+      'revoked_at',
+      'last_used_at',
+    ]);
+    for (const name of ['AdminAccountPage', 'AdminApiKey', 'AdminApiKeyList']) {
+      expect(schema(name).additionalProperties).toBe(false);
+      expect([...schema(name).required].sort()).toEqual(keys(name).sort());
+    }
   });
 
   it('describes the webhook delivery log as the gateway answers it', () => {

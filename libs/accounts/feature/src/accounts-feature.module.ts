@@ -8,6 +8,8 @@ import { ACCOUNT_BALANCES, AccountBalances } from './ports/account-balances.port
 import { CreateAccountUseCase } from './use-cases/create-account/create-account.use-case';
 import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case';
 import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
+import { ListAccountsUseCase } from './use-cases/list-accounts/list-accounts.use-case';
+import { ListApiKeysUseCase } from './use-cases/list-api-keys/list-api-keys.use-case';
 import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
@@ -24,6 +26,8 @@ const USE_CASES = [
   CreateAccountUseCase,
   GetAccountUseCase,
   IssueApiKeyUseCase,
+  ListAccountsUseCase,
+  ListApiKeysUseCase,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,

@@ -34,6 +34,16 @@ export type TaskListItem = Schemas['TaskListItem'];
 export type TaskListPage = Schemas['TaskListPage'];
 /** Filters and page of `GET /api/v3/predictions`. */
 export type ListTasksQuery = NonNullable<operations['listTasks']['parameters']['query']>;
+/** The admin API's account (`GET /admin/v1/accounts/{id}`) and a page of `GET /admin/v1/accounts`. */
+export type AdminAccount = Schemas['AdminAccount'];
+export type AdminAccountPage = Schemas['AdminAccountPage'];
+/** Filter and page of `GET /admin/v1/accounts`. */
+export type AdminListAccountsQuery = NonNullable<
+  operations['adminListAccounts']['parameters']['query']
+>;
+/** One key of `GET /admin/v1/accounts/{id}/api-keys`, and the answer. */
+export type AdminApiKey = Schemas['AdminApiKey'];
+export type AdminApiKeyList = Schemas['AdminApiKeyList'];
 /** `data` of a task stream's `queue` event. */
 export type TaskQueueEvent = Schemas['TaskQueueEvent'];
 export type TaskEventsToken = Schemas['TaskEventsToken'];

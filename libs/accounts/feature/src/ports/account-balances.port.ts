@@ -15,6 +15,8 @@ export interface AccountBalances {
   /** Adds funds; undefined when the account has no balance. */
   topUp(input: { accountId: string; amountUnits: number }): Promise<TopUpRecord | undefined>;
   balanceOf(accountId: string): Promise<BalanceSnapshot | undefined>;
+  /** The balances of several accounts in one read (a page of the account list); absent ones are missing. */
+  balancesOf(accountIds: readonly string[]): Promise<Map<string, BalanceSnapshot>>;
 }
 
 export interface TopUpRecord {

@@ -1,7 +1,14 @@
-import type { AdminAccountDto, BillingRecordDto } from '@genhub/contracts/server';
+import type { ApiKeyEntity } from '@genhub/accounts-data-access';
+import type {
+  AdminAccountDto,
+  AdminAccountPageDto,
+  AdminApiKeyDto,
+  BillingRecordDto,
+} from '@genhub/contracts/server';
 import { fromMicros } from '@genhub/money';
 import type { TopUpRecord } from '../ports/account-balances.port';
 import type { AccountView } from '../use-cases/account-view.types';
+import type { AccountPage } from '../use-cases/list-accounts/list-accounts.use-case';
 
 /** extensions.md §2: the admin account object. `balance` is net of reservations. */
 export function presentAdminAccount(
@@ -28,5 +35,25 @@ export function presentTopUpRecord(record: TopUpRecord): BillingRecordDto {
     type: 'top-up',
     amount: fromMicros(record.amountUnits),
     balance_after: fromMicros(record.balanceAfterUnits),
+  };
+}
+
+/** A page of `GET /admin/v1/accounts`: each account as the single read shows it. */
+export function presentAdminAccountPage(page: AccountPage): AdminAccountPageDto {
+  return {
+    data: page.views.map((view) => presentAdminAccount(view)),
+    next_cursor: page.nextCursor,
+  };
+}
+
+/** An API key for the operator: what it is and when, never the key or its hash. */
+export function presentAdminApiKey(key: ApiKeyEntity): AdminApiKeyDto {
+  return {
+    id: key.id,
+    name: key.name,
+    status: key.revokedAt ? 'revoked' : 'active',
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
   };
 }

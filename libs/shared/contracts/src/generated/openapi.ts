@@ -11,7 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List accounts
+         * @description The accounts, newest first, optionally only those in one `status`; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Each item is the account as `GET /admin/v1/accounts/{id}` answers it. Pages stay stable while accounts are created (decision 0116).
+         */
+        get: operations["adminListAccounts"];
         put?: never;
         /**
          * Create an account
@@ -48,7 +52,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List an account's API keys
+         * @description Every key of the account, newest first, revoked ones included: its label, status and times; never the key or its hash.
+         */
+        get: operations["adminListApiKeys"];
         put?: never;
         /**
          * Issue an API key
@@ -669,6 +677,33 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             webhook_secret?: string;
+        };
+        AdminAccountPage: {
+            /** @description Newest first; each as `GET /admin/v1/accounts/{id}` answers it. */
+            data: components["schemas"]["AdminAccount"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AdminApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The label given at issue. */
+            name: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description When it was revoked (ISO 8601, UTC); null while active. */
+            revoked_at: string | null;
+            /** @description When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never. */
+            last_used_at: string | null;
+        };
+        AdminApiKeyList: {
+            /** @description Newest first, revoked keys included. */
+            data: components["schemas"]["AdminApiKey"][];
         };
         AdminCreateAccountRequest: {
             /**
@@ -1758,6 +1793,36 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminListAccounts: {
+        parameters: {
+            query?: {
+                /** @description Only accounts in this status. */
+                status?: "active" | "suspended";
+                /** @description `next_cursor` of the previous page, as it was given. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountPage"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
     adminCreateAccount: {
         parameters: {
             query?: never;
@@ -1805,6 +1870,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminListApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminApiKeyList"];
                 };
             };
             401: components["responses"]["AdminUnauthorized"];

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
   IsIn,
+  IsInt,
   IsOptional,
   IsPositive,
   IsString,
@@ -162,4 +164,85 @@ export class RotatedWebhookSecretDto {
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   webhook_secret!: string;
+}
+
+/** Query of `GET /admin/v1/accounts` (decision 0116): a status filter and a keyset page. */
+@ApiSchema({ name: 'AdminListAccountsQuery' })
+export class ListAccountsQueryDto {
+  @ApiPropertyOptional({ enum: ACCOUNT_STATUSES, description: 'Only accounts in this status.' })
+  @IsOptional()
+  @IsIn(ACCOUNT_STATUSES)
+  status?: AccountStatus;
+
+  @ApiPropertyOptional({ description: '`next_cursor` of the previous page, as it was given.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/** Answer of `GET /admin/v1/accounts`: one page of accounts, newest first. */
+@ApiSchema({ name: 'AdminAccountPage' })
+export class AdminAccountPageDto {
+  @ApiProperty({
+    type: [AdminAccountDto],
+    description: 'Newest first; each as `GET /admin/v1/accounts/{id}` answers it.',
+  })
+  data!: AdminAccountDto[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor!: string | null;
+}
+
+export const API_KEY_STATUSES = ['active', 'revoked'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+/** One API key of an account, as the operator sees it: never the key or its hash. */
+@ApiSchema({ name: 'AdminApiKey' })
+export class AdminApiKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The label given at issue.' })
+  name!: string | null;
+
+  @ApiProperty({ enum: API_KEY_STATUSES })
+  status!: ApiKeyStatus;
+
+  @ApiProperty({ description: 'ISO 8601, UTC.', example: '2025-01-31T12:00:00.123Z' })
+  created_at!: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'When it was revoked (ISO 8601, UTC); null while active.',
+  })
+  revoked_at!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never.',
+  })
+  last_used_at!: string | null;
+}
+
+/** Answer of `GET /admin/v1/accounts/{id}/api-keys`. */
+@ApiSchema({ name: 'AdminApiKeyList' })
+export class AdminApiKeyListDto {
+  @ApiProperty({ type: [AdminApiKeyDto], description: 'Newest first, revoked keys included.' })
+  data!: AdminApiKeyDto[];
 }

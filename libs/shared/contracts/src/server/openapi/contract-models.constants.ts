@@ -1,6 +1,9 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import {
   AdminAccountDto,
+  AdminAccountPageDto,
+  AdminApiKeyDto,
+  AdminApiKeyListDto,
   BalanceDto,
   BillingRecordDto,
   BillingsExportQueryDto,
@@ -166,6 +169,9 @@ export const CONTRACT_MODELS: readonly (new () => object)[] = [
   IssuedApiKeyDto,
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
+  AdminAccountPageDto,
+  AdminApiKeyDto,
+  AdminApiKeyListDto,
   SimulatorInputDto,
   ...MODEL_INPUT_CLASSES,
 ];

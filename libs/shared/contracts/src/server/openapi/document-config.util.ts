@@ -3,7 +3,7 @@ import type { ApiTagName } from './api-route.decorator';
 import { ERROR_RESPONSES } from './error-responses.constants';
 
 /** The document's version: bump on any change of the public interface. */
-export const CONTRACTS_VERSION = '1.3.0';
+export const CONTRACTS_VERSION = '1.4.0';
 
 const TAGS: Record<ApiTagName, string> = {
   Tasks: 'Submit tasks, read results, delete tasks.',
