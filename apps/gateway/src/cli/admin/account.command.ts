@@ -5,14 +5,23 @@ import {
   CreateAccountUseCase,
   GetAccountUseCase,
   IssueApiKeyUseCase,
+  ListAccountsUseCase,
+  ListApiKeysUseCase,
   presentAdminAccount,
+  presentAdminAccountPage,
+  presentAdminApiKey,
   presentTopUpRecord,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
 } from '@genhub/accounts-feature';
-import { CreateAccountDto, CreateApiKeyDto, TopUpDto } from '@genhub/contracts/server';
+import {
+  CreateAccountDto,
+  CreateApiKeyDto,
+  ListAccountsQueryDto,
+  TopUpDto,
+} from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
@@ -77,6 +86,31 @@ registerAdminCommand({
   arity: 1,
   run: async (app, args) =>
     presentAdminAccount(await app.get(GetAccountUseCase).execute(args.positional[0])),
+});
+
+registerAdminCommand({
+  name: 'list-accounts',
+  usage: 'list-accounts [--status active|suspended] [--limit 1-100] [--cursor NEXT_CURSOR]',
+  summary: 'list accounts, newest first, a page at a time (pass next_cursor back as --cursor)',
+  arity: 0,
+  run: async (app, args) => {
+    const query = validated(ListAccountsQueryDto, {
+      status: flag(args, 'status'),
+      limit: flag(args, 'limit'),
+      cursor: flag(args, 'cursor'),
+    });
+    return presentAdminAccountPage(await app.get(ListAccountsUseCase).execute(query));
+  },
+});
+
+registerAdminCommand({
+  name: 'list-keys',
+  usage: 'list-keys <accountId>',
+  summary: "list an account's API keys, newest first (never the key or its hash)",
+  arity: 1,
+  run: async (app, args) => ({
+    data: (await app.get(ListApiKeysUseCase).execute(args.positional[0])).map(presentAdminApiKey),
+  }),
 });
 
 registerAdminCommand({

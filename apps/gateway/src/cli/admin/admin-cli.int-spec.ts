@@ -65,6 +65,8 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       expect.arrayContaining([
         'create-account',
         'get-account',
+        'list-accounts',
+        'list-keys',
         'create-key',
         'revoke-key',
         'top-up',
@@ -74,6 +76,50 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'help',
       ]),
     );
+  });
+
+  it("lists accounts a page at a time and an account's keys (decision 0116)", async () => {
+    const first = (await admin('create-account')).json.id as string;
+    const second = (await admin('create-account', '--balance', '3')).json.id as string;
+    expect((await admin('suspend', second)).code).toBe(0);
+
+    const page = await admin('list-accounts', '--limit', '1');
+    expect(page.code).toBe(0);
+    expect(page.json).toEqual({ data: [expect.any(Object)], next_cursor: expect.any(String) });
+    const next = await admin('list-accounts', '--limit=1', '--cursor', page.json.next_cursor);
+    expect(next.json.data[0].id).not.toBe(page.json.data[0].id);
+    const single = (await admin('get-account', second)).json;
+    const suspended = await admin('list-accounts', '--status', 'suspended', '--limit', '100');
+    expect(suspended.json.data).toContainEqual(single);
+    expect(suspended.json.data.map((a: { id: string }) => a.id)).not.toContain(first);
+
+    const key = await admin('create-key', first, '--name', 'ci');
+    expect((await admin('revoke-key', key.json.id)).code).toBe(0);
+    const keys = await admin('list-keys', first);
+    expect(keys.json).toEqual({
+      data: [
+        {
+          id: key.json.id,
+          name: 'ci',
+          status: 'revoked',
+          created_at: expect.any(String),
+          revoked_at: expect.any(String),
+          last_used_at: null,
+        },
+      ],
+    });
+    expect(keys.out).not.toContain(key.json.key);
+
+    for (const [argv, message] of [
+      [['list-accounts', '--limit', '0'], /limit must not be less than 1/],
+      [['list-accounts', '--status', 'gone'], /status must be one of/],
+      [['list-accounts', '--cursor', 'nope'], /cursor must be a next_cursor/],
+      [['list-keys', '00000000-0000-0000-0000-000000000000'], /^admin: list-keys: Not found/],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
+      expect(result.err).toMatch(message);
+    }
   });
 
   it('creates the demo account with --json on one line', async () => {
