@@ -121,7 +121,10 @@ if (!stopping) {
   const lines = apps.map((app) => `${app}: http://${probeHost(host)}:${ports[app]}`);
   lines.push(`admin token: ${env.ADMIN_TOKEN}`);
   const base = `http://${probeHost(host)}:${ports.gateway}`;
-  if (env.CONSOLE_DIR) lines.unshift(`console: ${base}/console/`);
+  if (env.CONSOLE_DIR) {
+    lines.unshift(`console: ${base}/console/`);
+    lines.push(`operator's pages: ${base}/console/#operator (sign in with the admin token)`);
+  }
   if (ports.gateway && fs.existsSync(demoFile)) {
     try {
       const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8'));

@@ -1,45 +1,63 @@
-import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import type { GenhubClient } from '@genhub/contracts';
+import { lazy, Suspense } from 'react';
 import { Chat } from './chat/chat';
 import { History } from './history/history';
+import { Operator } from './operator/operator';
 import { Playground } from './playground/playground';
-import { forgetApiKey, storedApiKey } from './session/session.util';
 import { SignIn } from './session/sign-in';
+import { useSession } from './session/use-session.util';
+import { apiError } from './shared/api-error.util';
 import { useHashRoute } from './shared/use-hash-route.util';
 
 // The chart library loads with its page, not with the first one.
 const Usage = lazy(() => import('./usage/usage'));
 
-const PAGES = ['playground', 'history', 'usage', 'chat'] as const;
-const TITLES: Record<(typeof PAGES)[number], string> = {
+const PAGES = ['playground', 'history', 'usage', 'chat', 'operator'] as const;
+type Page = Exclude<(typeof PAGES)[number], 'operator'>;
+const TITLES: Record<Page, string> = {
   playground: 'Playground',
   history: 'History',
   usage: 'Usage',
   chat: 'Chat',
 };
 
-/** The console: sign-in, then the playground, the history and usage (chat and the operator's pages follow). */
+/** The console: an API-key holder's pages, and apart from them (its own sign-in) the operator's. */
 export function App({ baseUrl }: { baseUrl: string }) {
-  const [client, setClient] = useState<GenhubClient | undefined>(() => {
-    const apiKey = storedApiKey();
-    return apiKey ? createGenhubClient({ baseUrl, apiKey }) : undefined;
-  });
-  const [notice, setNotice] = useState<string>();
   const page = useHashRoute(PAGES, 'playground');
+  if (page === 'operator') return <Operator baseUrl={baseUrl} />;
+  return <UserConsole baseUrl={baseUrl} page={page} />;
+}
 
-  const signOut = useCallback((message?: string) => {
-    forgetApiKey();
-    setClient(undefined);
-    setNotice(message);
-  }, []);
+async function verifyApiKey(client: GenhubClient): Promise<void> {
+  const { error, response } = await client.GET('/v1/balance');
+  if (error !== undefined) throw apiError(response.status, error);
+}
 
-  if (!client) return <SignIn baseUrl={baseUrl} notice={notice} onSignedIn={setClient} />;
+function UserConsole({ baseUrl, page }: { baseUrl: string; page: Page }) {
+  const { client, notice, signedIn, signOut } = useSession('apiKey', baseUrl);
+
+  if (!client)
+    return (
+      <SignIn
+        baseUrl={baseUrl}
+        credential="apiKey"
+        title="genhub console"
+        label="API key"
+        notice={notice}
+        verify={verifyApiKey}
+        onSignedIn={signedIn}
+      >
+        <p>
+          <a href="#operator">Operator? Sign in with the admin token</a>
+        </p>
+      </SignIn>
+    );
   return (
     <>
       <header className="top">
         <strong>genhub console</strong>
         <nav aria-label="Main">
-          {PAGES.map((name) => (
+          {(Object.keys(TITLES) as Page[]).map((name) => (
             <a key={name} href={`#${name}`} aria-current={page === name ? 'page' : undefined}>
               {TITLES[name]}
             </a>

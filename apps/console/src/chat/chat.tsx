@@ -5,7 +5,7 @@ import {
   type GenhubClient,
 } from '@genhub/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { apiError } from '../shared/api-error.util';
+import { dataOf } from '../shared/api-error.util';
 import { LoadFailed, showFailure } from '../shared/failure';
 
 /** A message of this page: always plain text. */
@@ -33,8 +33,7 @@ export function Chat({ client, onSignedOut }: Props) {
   async function loadModels() {
     setLoadError(undefined);
     try {
-      const { data, error: refused, response } = await client.GET('/v1/models');
-      if (refused !== undefined || !data) throw apiError(response.status, refused);
+      const data = dataOf(await client.GET('/v1/models'));
       const ids = data.data.map((m) => m.id);
       setModels(ids);
       setModel((current) => current || ids[0] || '');
@@ -95,7 +94,7 @@ export function Chat({ client, onSignedOut }: Props) {
   return (
     <section className="chat" aria-labelledby="chat-title">
       <h2 id="chat-title">Chat</h2>
-      <div className="filters">
+      <div className="actions">
         <label>
           Model
           <select value={model} onChange={(e) => setModel(e.target.value)}>

@@ -5,7 +5,7 @@ import {
   type TaskListItem,
 } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { LoadFailed, showFailure } from '../shared/failure';
+import { ListState, showFailure } from '../shared/failure';
 import { TaskDetail } from './task-detail';
 
 interface Props {
@@ -89,9 +89,13 @@ export function History({ client, onSignedOut }: Props) {
           <input value={model} onChange={(e) => refilter(() => setModel(e.target.value))} />
         </label>
       </div>
-      {error && <LoadFailed message={error} onRetry={() => setReload((n) => n + 1)} />}
-      {!page && !error && <p aria-busy="true">Loading tasks…</p>}
-      {page && !page.items.length && <p>No task matches.</p>}
+      <ListState
+        items={page?.items}
+        error={error}
+        onRetry={() => setReload((n) => n + 1)}
+        loading="Loading tasks…"
+        empty="No task matches."
+      />
       {page && page.items.length > 0 && (
         <table className="tasks">
           <thead>

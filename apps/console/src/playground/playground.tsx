@@ -1,6 +1,6 @@
 import { type GenhubClient, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { apiError } from '../shared/api-error.util';
+import { dataOf } from '../shared/api-error.util';
 import { LoadFailed, showFailure } from '../shared/failure';
 import { SchemaForm } from './schema-form';
 import { fieldError, formFields, inputFromValues, type JsonSchema } from './schema-form.util';
@@ -32,8 +32,7 @@ export function Playground({ client, onSignedOut }: Props) {
   async function loadModels() {
     setLoadError(undefined);
     try {
-      const { data, error, response } = await client.GET('/api/v3/models');
-      if (error !== undefined || !data) throw apiError(response.status, error);
+      const data = dataOf(await client.GET('/api/v3/models'));
       setModels(data.data);
     } catch (e) {
       fail(e, setLoadError);
@@ -110,17 +109,15 @@ export function Playground({ client, onSignedOut }: Props) {
     following.current?.abort();
     const [provider_id, model_id] = model.id.split('/');
     try {
-      const { data, error, response } = await client.POST(
-        '/v1/{provider_id}/{model_id}/{run_type}',
-        {
+      const data = dataOf(
+        await client.POST('/v1/{provider_id}/{model_id}/{run_type}', {
           params: {
             path: { provider_id, model_id, run_type: runType },
             query: sync ? { sync: true } : {},
           },
           body: inputFromValues(fields, values, schema) as never,
-        },
+        }),
       );
-      if (error !== undefined || !data) throw apiError(response.status, error);
       setProgress({
         id: data.id,
         status: data.status === 'completed' || data.status === 'failed' ? data.status : 'created',

@@ -1,20 +1,27 @@
 /**
- * Where the API key waits between page loads: the browser session only
+ * Where a credential waits between page loads: the browser session only
  * (sessionStorage, gone when the tab closes) unless the user asks to be
- * remembered on this device (localStorage).
+ * remembered on this device (localStorage). The API key and the operator's
+ * admin token are kept apart, under the same rules.
  */
-const KEY = 'genhub.apiKey';
+export type Credential = 'apiKey' | 'adminToken';
 
-export function storedApiKey(): string | undefined {
-  return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY) ?? undefined;
+const STORAGE_KEYS: Record<Credential, string> = {
+  apiKey: 'genhub.apiKey',
+  adminToken: 'genhub.adminToken',
+};
+
+export function storedCredential(kind: Credential): string | undefined {
+  const key = STORAGE_KEYS[kind];
+  return sessionStorage.getItem(key) ?? localStorage.getItem(key) ?? undefined;
 }
 
-export function storeApiKey(apiKey: string, remember: boolean): void {
-  forgetApiKey();
-  (remember ? localStorage : sessionStorage).setItem(KEY, apiKey);
+export function storeCredential(kind: Credential, value: string, remember: boolean): void {
+  forgetCredential(kind);
+  (remember ? localStorage : sessionStorage).setItem(STORAGE_KEYS[kind], value);
 }
 
-export function forgetApiKey(): void {
-  sessionStorage.removeItem(KEY);
-  localStorage.removeItem(KEY);
+export function forgetCredential(kind: Credential): void {
+  sessionStorage.removeItem(STORAGE_KEYS[kind]);
+  localStorage.removeItem(STORAGE_KEYS[kind]);
 }

@@ -1,17 +1,26 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
-import { useState, type FormEvent } from 'react';
-import { apiError, networkError } from '../shared/api-error.util';
-import { storeApiKey } from './session.util';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { toApiError } from '../shared/api-error.util';
+import { type Credential, storeCredential } from './session.util';
 
 interface Props {
   baseUrl: string;
+  credential: Credential;
+  title: string;
+  /** The field's label: "API key", "Admin token". */
+  label: string;
   notice?: string;
+  /** One cheap call the credential must pass before the pages open; throws what to show. */
+  verify(client: GenhubClient): Promise<void>;
   onSignedIn(client: GenhubClient): void;
+  /** A link to the other sign-in. */
+  children?: ReactNode;
 }
 
-/** The API key, checked against `GET /v1/balance` before the console opens. */
-export function SignIn({ baseUrl, notice, onSignedIn }: Props) {
-  const [apiKey, setApiKey] = useState('');
+/** A credential, checked against the API before the pages open, kept as the user chose. */
+export function SignIn(props: Props) {
+  const { baseUrl, credential, title, label, notice, verify, onSignedIn, children } = props;
+  const [secret, setSecret] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState(notice);
   const [busy, setBusy] = useState(false);
@@ -20,31 +29,31 @@ export function SignIn({ baseUrl, notice, onSignedIn }: Props) {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const client = createGenhubClient({ baseUrl, apiKey: apiKey.trim() });
+    const client = createGenhubClient({ baseUrl, apiKey: secret.trim() });
     try {
-      const { error: refused, response } = await client.GET('/v1/balance');
-      if (refused !== undefined) throw apiError(response.status, refused);
-      storeApiKey(apiKey.trim(), remember);
+      await verify(client);
+      storeCredential(credential, secret.trim(), remember);
       onSignedIn(client);
     } catch (e) {
-      setError((e instanceof TypeError ? networkError() : (e as Error)).message);
+      setError(toApiError(e).message);
     } finally {
       setBusy(false);
     }
   }
 
+  const id = `sign-in-${credential}`;
   return (
     <main className="sign-in">
-      <h1>genhub console</h1>
-      <form onSubmit={submit} aria-describedby={error ? 'sign-in-error' : undefined}>
-        <label htmlFor="api-key">API key</label>
+      <h1>{title}</h1>
+      <form onSubmit={submit} aria-describedby={error ? `${id}-error` : undefined}>
+        <label htmlFor={id}>{label}</label>
         <input
-          id="api-key"
+          id={id}
           type="password"
           autoComplete="off"
           required
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
         />
         <label className="inline">
           <input
@@ -54,15 +63,16 @@ export function SignIn({ baseUrl, notice, onSignedIn }: Props) {
           />
           Remember on this device
         </label>
-        <button type="submit" disabled={busy || !apiKey.trim()}>
+        <button type="submit" disabled={busy || !secret.trim()}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         {error && (
-          <p id="sign-in-error" role="alert" className="error">
+          <p id={`${id}-error`} role="alert" className="error">
             {error}
           </p>
         )}
       </form>
+      {children}
     </main>
   );
 }

@@ -39,6 +39,13 @@ export function apiError(status: number, body: unknown): ApiError {
   return new ApiError(status, message);
 }
 
+/** The body of a typed client's answer, or its refusal thrown as the error to show. */
+export function dataOf<T>(answer: { data?: T; error?: unknown; response: Response }): T {
+  if (answer.error !== undefined || answer.data === undefined)
+    throw apiError(answer.response.status, answer.error);
+  return answer.data;
+}
+
 /** A network failure (no answer at all), as the same kind of error. */
 export function networkError(): ApiError {
   return new ApiError(0, 'The server cannot be reached: check the connection and retry.');

@@ -20,3 +20,20 @@ export function LoadFailed({ message, onRetry }: { message: string; onRetry(): v
     </div>
   );
 }
+
+interface ListStateProps {
+  items: readonly unknown[] | undefined;
+  error: string | undefined;
+  onRetry(): void;
+  /** "Loading tasks…" */
+  loading: string;
+  /** "No task matches." */
+  empty: string;
+}
+
+/** A list's states before it can be shown: failed (with Retry), loading, or empty. */
+export function ListState({ items, error, onRetry, loading, empty }: ListStateProps) {
+  if (error) return <LoadFailed message={error} onRetry={onRetry} />;
+  if (!items) return <p aria-busy="true">{loading}</p>;
+  return items.length ? null : <p>{empty}</p>;
+}

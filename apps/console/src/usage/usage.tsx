@@ -1,6 +1,6 @@
 import type { Balance, BillingsPage, GenhubClient, UsageStatistics } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { apiError } from '../shared/api-error.util';
+import { dataOf } from '../shared/api-error.util';
 import { showFailure } from '../shared/failure';
 import { CostChart } from './cost-chart';
 import { costSeries, daysBetween, isoDay } from './usage-days.util';
@@ -28,14 +28,11 @@ export default function Usage({ client, onSignedOut }: Props) {
 
   const fail = (e: unknown) => showFailure(e, setError, onSignedOut);
   const usage = async (from: string, to: string) => {
-    const {
-      data,
-      error: refused,
-      response,
-    } = await client.GET('/api/v3/usage', {
-      params: { query: { start_date: from, end_date: to } },
-    });
-    if (refused !== undefined || !data) throw apiError(response.status, refused);
+    const data = dataOf(
+      await client.GET('/api/v3/usage', {
+        params: { query: { start_date: from, end_date: to } },
+      }),
+    );
     return data.data;
   };
 
@@ -43,8 +40,8 @@ export default function Usage({ client, onSignedOut }: Props) {
     setError(undefined);
     client
       .GET('/v1/balance')
-      .then(({ data, error: refused, response }) => {
-        if (refused !== undefined || !data) throw apiError(response.status, refused);
+      .then(dataOf)
+      .then((data) => {
         setBalance(data);
       })
       .catch(fail);
@@ -73,8 +70,8 @@ export default function Usage({ client, onSignedOut }: Props) {
       .GET('/api/v3/billings', {
         params: { query: { page, per_page: PER_PAGE, ...(type ? { type } : {}) } },
       })
-      .then(({ data, error: refused, response }) => {
-        if (refused !== undefined || !data) throw apiError(response.status, refused);
+      .then(dataOf)
+      .then((data) => {
         setRecords(data.data);
       })
       .catch(fail);
@@ -82,15 +79,12 @@ export default function Usage({ client, onSignedOut }: Props) {
 
   async function exportCsv() {
     try {
-      const {
-        data,
-        error: refused,
-        response,
-      } = await client.GET('/api/v3/billings/export', {
-        params: { query: { start_date: start, end_date: end, ...(type ? { type } : {}) } },
-        parseAs: 'blob',
-      });
-      if (refused !== undefined || !data) throw apiError(response.status, refused);
+      const data = dataOf(
+        await client.GET('/api/v3/billings/export', {
+          params: { query: { start_date: start, end_date: end, ...(type ? { type } : {}) } },
+          parseAs: 'blob',
+        }),
+      );
       const link = document.createElement('a');
       link.href = URL.createObjectURL(data);
       link.download = `genhub-billings-${start}-${end}.csv`;
