@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
+import { until } from '@genhub/testing';
 import {
   admin,
   call,
@@ -243,11 +244,14 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       apiKeyId: keyA.id,
     });
     expect((await whoami(gw.url, keyB.key)).body).toMatchObject({ id: b.id, apiKeyId: keyB.id });
-    const [{ last_used_at }] = await db.query(
-      `SELECT last_used_at FROM accounts.api_keys WHERE id = $1`,
-      [keyA.id],
-    );
-    expect(last_used_at).toBeInstanceOf(Date);
+    // The use is recorded off the request's path (not awaited by it): wait for the write.
+    const lastUsedAt = await until(async () => {
+      const [row] = await db.query(`SELECT last_used_at FROM accounts.api_keys WHERE id = $1`, [
+        keyA.id,
+      ]);
+      return row.last_used_at as Date | null;
+    });
+    expect(lastUsedAt).toBeInstanceOf(Date);
     // Only the hash is stored.
     const [row] = await db.query(`SELECT * FROM accounts.api_keys WHERE id = $1`, [keyA.id]);
     expect(JSON.stringify(row)).not.toContain(keyA.key);
