@@ -76,6 +76,8 @@ async function oneRun(run) {
     await waitQuiet(log);
     const streams = await eventStreams({ platform, keys });
     const { ids: _ids, ...rateFigures } = rate;
+    // The busiest customer against many small ones, in the same run (issue 23).
+    hot.hot_vs_spread = hot.hot_submit_rps / throughput.submit_rps;
     return { rate: rateFigures, throughput, poll, hot, webhook, upload, streams };
   } finally {
     await notices.close();
@@ -115,7 +117,7 @@ const rows = [
     metric: 'async submit throughput (req/s)',
     ours: ours.throughput.submit_rps,
     floor: floor?.e2e.saturate_phase.submit_rps,
-    target: { kind: 'ratio>=', value: 0.6 },
+    target: { kind: 'ratio>=', value: 0.8 },
   },
   {
     metric: '200/s: submit p50 (ms)',
@@ -127,7 +129,7 @@ const rows = [
     metric: '200/s: submit p99 (ms)',
     ours: ours.rate.submit_ms_p99,
     floor: floor?.e2e.latency_phase.submit_ms_p99,
-    target: { kind: 'ratio<=', value: 2 },
+    target: { kind: 'ratio<=', value: 1.5 },
   },
   {
     metric: '200/s: submit→completed p50 (ms)',
@@ -154,6 +156,17 @@ const rows = [
     target: { kind: 'ratio>=', value: 0.7 },
   },
   {
+    metric: 'one hot account ÷ spread submit throughput',
+    ours: ours.hot.hot_vs_spread,
+    target: { kind: 'abs>=', value: 0.9 },
+  },
+  {
+    metric: 'CPU per task at saturation, all processes (µs)',
+    ours: ours.throughput.cpu_us_per_task.total,
+    // A quarter below the 4.7 ms of 2026-11-23 (issue 23).
+    target: { kind: 'abs<=', value: 3525 },
+  },
+  {
     metric: 'webhook first attempt after completion p99 (ms)',
     ours: ours.webhook.webhook_delay_ms_p99,
     target: { kind: 'abs<=', value: 50 },
@@ -176,15 +189,18 @@ const rows = [
 ];
 const at = new Date().toISOString();
 const table = renderTable(rows);
-const cpu = Object.entries(ours.throughput.cpu_us_per_task)
-  .map(([k, v]) => `${k} ${v.median}`)
-  .join(', ');
+const cpuLine = (perTask) =>
+  Object.entries(perTask)
+    .map(([k, v]) => `${k} ${v.median}`)
+    .join(', ');
 const markdown = [
   `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from ../shared/perf-floor in the same invocation${floor ? '' : ' — skipped'}).`,
   '',
   table,
   '',
-  `CPU per task at saturation (µs, median): ${cpu}.`,
+  `CPU per task at saturation (µs, median): ${cpuLine(ours.throughput.cpu_us_per_task)}.`,
+  '',
+  `CPU per task at 200/s (µs, median): ${cpuLine(ours.rate.cpu_us_per_task)}.`,
   '',
   `Open event streams (1,000, tasks waiting or running; CPU per stream over an idle baseline, µs per second): Redis ${ours.streams.redis_cpu_us_per_stream_s.median}, PostgreSQL ${ours.streams.postgres_cpu_us_per_stream_s.median}.`,
 ].join('\n');

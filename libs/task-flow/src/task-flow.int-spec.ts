@@ -16,10 +16,16 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
+import type { AppException } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import { GetResultUseCase, RunTaskUseCase, SubmitTaskUseCase } from '@genhub/tasks-feature';
+import {
+  AccountBatcher,
+  GetResultUseCase,
+  RunTaskUseCase,
+  SubmitTaskUseCase,
+} from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
 import { RecoveryQueues } from './recovery/recovery-queues.service';
@@ -138,6 +144,83 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
       charged: 0,
       reserved: PRICE,
     });
+  });
+
+  it('one account’s concurrent submits: exactly what the balance covers is reserved, the rest refused with 402, nothing written for them', async () => {
+    const accountId = await account(); // 10 tasks' worth
+    const answers = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => submitTo(accountId, { prompt: `hot ${i}` })),
+    );
+    const accepted = answers.filter((a) => a.status === 'fulfilled');
+    const refused = answers.filter((a) => a.status === 'rejected');
+    expect(accepted).toHaveLength(10);
+    expect(refused.map((r) => ((r as PromiseRejectedResult).reason as AppException).code)).toEqual(
+      Array(30).fill('insufficient_balance'),
+    );
+    const [{ tasks: taskRows, reservations }] = await ds.query(
+      `SELECT (SELECT count(*)::int FROM tasks.tasks WHERE account_id = $1) AS tasks,
+              (SELECT count(*)::int FROM billing.reservations WHERE account_id = $1) AS reservations`,
+      [accountId],
+    );
+    expect({ taskRows, reservations }).toEqual({ taskRows: 10, reservations: 10 });
+    expect(await ledger.balanceOf(accountId)).toMatchObject({
+      balanceUnits: 10 * PRICE,
+      reservedUnits: 10 * PRICE,
+    });
+  });
+
+  it('group commit: calls that waited together meet the balance in arrival order, each with its own answer', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 6 * PRICE });
+    const sizes: number[] = [];
+    const batcher = new AccountBatcher(ds, {
+      perKey: 1,
+      maxBatch: 64,
+      onBatch: (n) => sizes.push(n),
+    });
+    const reserve = (amountUnits: number, holdSeconds = 0) => {
+      const id = randomUUID();
+      return batcher.run(accountId, async (manager) => {
+        if (holdSeconds) await manager.query('SELECT pg_sleep($1)', [holdSeconds]);
+        const created = await tasks.insertReserved(
+          ledger.reservationCte({
+            accountId,
+            taskId: id,
+            amountUnits,
+            model: 'm/x',
+            category: 'test',
+          }),
+          {
+            id,
+            accountId,
+            model: 'local/simulator/test',
+            channel: 'default',
+            category: 'test',
+            input: { prompt: 'x' },
+            webhookUrl: null,
+            outputPrefix: null,
+            priceUnits: amountUnits,
+            timeLimitMs: 1000,
+          },
+          [],
+          manager,
+        );
+        return created ? amountUnits : `refused ${amountUnits}`;
+      });
+    };
+    // The first holds the line while the next four arrive; they go together, in this order.
+    const answers = await Promise.all([
+      reserve(PRICE, 0.2),
+      reserve(2 * PRICE),
+      reserve(2 * PRICE),
+      reserve(2 * PRICE),
+      reserve(PRICE),
+    ]);
+    expect(sizes).toEqual([1, 4]);
+    // 6 in all: 1, 2 and 2 reserved (1 left); the third 2 is refused, and the 1 after it still fits,
+    // as if each had run alone in this order (not "everything after the first refusal").
+    expect(answers).toEqual([PRICE, 2 * PRICE, 2 * PRICE, `refused ${2 * PRICE}`, PRICE]);
+    expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 6 * PRICE });
   });
 
   it('completed: captured once, in the run’s terminal statement', async () => {

@@ -15,6 +15,16 @@ function groups(platform) {
   };
 }
 
+/** CPU per task of every process (µs) between a snapshot and now, with their total. */
+function cpuPerTask(platform, before, tasks) {
+  const cpu = cpuDelta(before, cpuSnapshot(groups(platform)));
+  const perTaskUs = Object.fromEntries(
+    Object.entries(cpu).map(([k, s]) => [k, r2((s * 1e6) / Math.max(1, tasks))]),
+  );
+  perTaskUs.total = r2(Object.values(perTaskUs).reduce((a, b) => a + b, 0));
+  return perTaskUs;
+}
+
 /** 1. Async submit throughput, 50 connections over all keys, and CPU per task of every process (until drained). */
 export async function submitThroughput({ platform, keys, notices, duration }) {
   let k = 0;
@@ -35,25 +45,22 @@ export async function submitThroughput({ platform, keys, notices, duration }) {
   const drainStart = Date.now();
   while (notices.seen.size < alreadySeen + result.ok && Date.now() - drainStart < 120_000)
     await sleep(50);
-  const cpu = cpuDelta(before, cpuSnapshot(groups(platform)));
-  const perTaskUs = Object.fromEntries(
-    Object.entries(cpu).map(([k2, s]) => [k2, r2((s * 1e6) / Math.max(1, result.ok))]),
-  );
-  perTaskUs.total = r2(Object.values(perTaskUs).reduce((a, b) => a + b, 0));
   return {
     submit_rps: result.rps,
     non2xx: result.non2xx,
     drain_s: r2((Date.now() - drainStart) / 1000),
-    cpu_us_per_task: perTaskUs,
+    cpu_us_per_task: cpuPerTask(platform, before, result.ok),
   };
 }
 
-/** 2. Fixed 200 submits/s for 10 s: submit latency and submit → terminal notice. */
+/** 2. Fixed 200 submits/s for 10 s: submit latency, submit → terminal notice, and CPU per task. */
 export async function fixedRate({ platform, keys, notices, rate, duration }) {
   await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2 }); // warm-up, discarded
+  const before = cpuSnapshot(groups(platform));
   const records = await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration });
   const ok = records.filter((r) => r.status === 200 && r.id);
   await notices.waitFor(ok.map((r) => r.id));
+  const cpu = cpuPerTask(platform, before, ok.length);
   const toCompleted = ok
     .filter((r) => notices.seen.has(r.id))
     .map((r) => notices.seen.get(r.id) - r.sentAt);
@@ -66,6 +73,7 @@ export async function fixedRate({ platform, keys, notices, rate, duration }) {
     submit_to_completed_ms_p50: completed.p50,
     submit_to_completed_ms_p99: completed.p99,
     completed_seen: completed.n,
+    cpu_us_per_task: cpu,
     ids: ok.map((r, i) => ({ id: r.id, key: keys[i % keys.length] })),
   };
 }

@@ -24,6 +24,7 @@ export * from './use-cases/sweep-stuck-tasks/sweep-stuck-tasks.use-case';
 export * from './use-cases/task-events/events-token.service';
 export * from './use-cases/task-events/issue-events-token.use-case';
 export * from './use-cases/task-events/watch-task.use-case';
+export * from './util/account-batcher.util';
 export * from './util/content-screen.util';
 export * from './util/output-prefix.util';
 export * from './util/task-views.util';

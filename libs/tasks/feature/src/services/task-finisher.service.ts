@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Channel, JobName, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
@@ -10,11 +12,13 @@ import {
 import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';
 import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from '../ports/webhook-delivery.port';
 import { toWebhookPayload } from '../util/task-views.util';
-import { PerKeyLimiter } from '../util/per-key-limiter.util';
+import { AccountBatcher } from '../util/account-batcher.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
 
-/** Settlements in flight per account from one process (each locks the balance row). */
+/** Settlement batches in flight per account from one process (each locks the balance row). */
 export const SETTLEMENTS_PER_ACCOUNT = 2;
+/** Terminal writes of one account settled in one transaction at most. */
+export const SETTLEMENT_BATCH = 64;
 
 export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields };
 
@@ -30,16 +34,22 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
-  /** Terminal statements in flight per account, as for reservations (decision 0099). */
-  private readonly accountLines = new PerKeyLimiter(SETTLEMENTS_PER_ACCOUNT);
+  /** Terminal statements per account, batched as reservations are (decisions 0099, 0118). */
+  private readonly accountLines: AccountBatcher;
 
   constructor(
+    @InjectDataSource() dataSource: DataSource,
     private readonly tasks: TaskRepository,
     private readonly pubsub: PubSubService,
     private readonly relay: OutboxRelay,
     @Inject(SETTLEMENT_PORT) private readonly settlement: SettlementPort,
     @Inject(WEBHOOK_DELIVERY_PORT) private readonly webhooks: WebhookDeliveryPort,
-  ) {}
+  ) {
+    this.accountLines = new AccountBatcher(dataSource, {
+      perKey: SETTLEMENTS_PER_ACCOUNT,
+      maxBatch: SETTLEMENT_BATCH,
+    });
+  }
 
   /**
    * Finishes the task if it is still in a state that may finish and still at
@@ -87,10 +97,24 @@ export class TaskFinisher {
       settle: (when: string) => this.settlement.settlementCte(settlement, when),
       deliver: webhook ? (when: string) => this.webhooks.deliveryCte(webhook, when) : undefined,
     };
-    const finished = await this.accountLines.run(task.accountId, () =>
+    const finished = await this.accountLines.run(task.accountId, (manager) =>
       'completed' in ending
-        ? this.tasks.completeAnnouncing(task.id, task.attempt, ending.completed, announce, joined)
-        : this.tasks.failAnnouncing(task.id, task.attempt, ending.failed, announce, joined),
+        ? this.tasks.completeAnnouncing(
+            task.id,
+            task.attempt,
+            ending.completed,
+            announce,
+            joined,
+            manager,
+          )
+        : this.tasks.failAnnouncing(
+            task.id,
+            task.attempt,
+            ending.failed,
+            announce,
+            joined,
+            manager,
+          ),
     );
     if (!finished) return undefined;
     this.settlement.counted?.(settlement, finished.settled);

@@ -17,7 +17,7 @@ import { EstimatedDurationService } from '../../services/estimated-duration.serv
 import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
 import { ContentScreen } from '../../util/content-screen.util';
 import { parseOutputPrefix } from '../../util/output-prefix.util';
-import { PerKeyLimiter } from '../../util/per-key-limiter.util';
+import { AccountBatcher } from '../../util/account-batcher.util';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -37,8 +37,10 @@ export interface SubmitTaskInput {
 export type SubmitTaskResult = SubmitAckDto;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-/** Two: one statement can travel while the one before it commits. */
+/** Two: one batch can travel while the one before it commits. */
 export const RESERVATIONS_PER_ACCOUNT = 2;
+/** Submits of one account reserved in one transaction at most. */
+export const RESERVATION_BATCH = 64;
 const MAX_WEBHOOK_URL = 2048;
 const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -54,15 +56,15 @@ const MAX_IDEMPOTENCY_KEY = 255;
 export class SubmitTaskUseCase {
   private readonly screen: ContentScreen;
   /**
-   * Reservation statements in flight per account from this process: the rest
-   * of an account's submits queue here, not on its balance row's lock, where
-   * every commit wakes all the waiting backends and each holds a pool
-   * connection that other accounts' submits need (decision 0099).
+   * Reservations in flight per account from this process: the rest of an
+   * account's submits wait here, not on its balance row's lock (decision
+   * 0099), and those that waited together are reserved in one transaction,
+   * each in arrival order with its own answer (group commit, decision 0118).
    */
-  private readonly accountLines = new PerKeyLimiter(RESERVATIONS_PER_ACCOUNT);
+  private readonly accountLines: AccountBatcher;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly catalogue: ModelCatalogue,
     private readonly tasks: TaskRepository,
     @Inject(RESERVATION_PORT) private readonly reservation: ReservationPort,
@@ -72,6 +74,10 @@ export class SubmitTaskUseCase {
     taskConfig: TaskConfig,
   ) {
     this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
+    this.accountLines = new AccountBatcher(dataSource, {
+      perKey: RESERVATIONS_PER_ACCOUNT,
+      maxBatch: RESERVATION_BATCH,
+    });
   }
 
   async execute(input: SubmitTaskInput): Promise<SubmitTaskResult> {
@@ -137,24 +143,25 @@ export class SubmitTaskUseCase {
     };
     let created: CreatedTask;
     try {
-      created = key
-        ? await this.accountLines.run(input.accountId, () =>
-            this.dataSource.transaction(async (manager) => {
-              // An expired key may be used again: detach it from its old task.
-              await manager.query(
-                `UPDATE tasks.tasks SET idempotency_key = NULL
-                  WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
-                [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
-              );
-              return (
-                (await this.tasks.insertReserved(reservation, task, announce, manager)) ?? refused()
-              );
-            }),
-          )
-        : // The common case: one statement, no transaction around it.
-          ((await this.accountLines.run(input.accountId, () =>
-            this.tasks.insertReserved(reservation, task, announce),
-          )) ?? (await refused()));
+      created =
+        (key
+          ? await this.accountLines.run(
+              input.accountId,
+              async (manager) => {
+                // An expired key may be used again: detach it from its old task.
+                await manager.query(
+                  `UPDATE tasks.tasks SET idempotency_key = NULL
+                    WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
+                  [input.accountId, key, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)],
+                );
+                return this.tasks.insertReserved(reservation, task, announce, manager);
+              },
+              true,
+            )
+          : // The common case: one statement (alone, no transaction around it).
+            await this.accountLines.run(input.accountId, (manager) =>
+              this.tasks.insertReserved(reservation, task, announce, manager),
+            )) ?? (await refused());
     } catch (error) {
       // Two parallel submits with one Idempotency-Key: the loser answers like a replay.
       if (key && (error as { code?: string }).code === '23505') {

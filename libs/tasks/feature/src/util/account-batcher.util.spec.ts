@@ -1,0 +1,165 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { AccountBatcher, type BatchWork } from './account-batcher.util';
+
+/** A call that stays running until `finish` (or `fail`) is called. */
+function controllable() {
+  let finish!: () => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  return { done, finish, fail };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/**
+ * A stand-in data source that records which manager each call ran with:
+ * `direct` alone, `tx<n>` inside the n-th transaction; a transaction whose
+ * callback throws is reported as rolled back.
+ */
+function fakeDataSource() {
+  const log: string[] = [];
+  let transactions = 0;
+  const dataSource = {
+    manager: 'direct' as unknown as EntityManager,
+    transaction: async <T>(fn: (m: EntityManager) => Promise<T>): Promise<T> => {
+      const name = `tx${++transactions}`;
+      try {
+        return await fn(name as unknown as EntityManager);
+      } catch (error) {
+        log.push(`${name} rolled back`);
+        throw error;
+      }
+    },
+  } as unknown as DataSource;
+  return { dataSource, log };
+}
+
+describe('AccountBatcher', () => {
+  it('runs a call alone at once, then groups the calls that waited into one transaction, in arrival order', async () => {
+    const { dataSource } = fakeDataSource();
+    const sizes: number[] = [];
+    const batcher = new AccountBatcher(dataSource, {
+      perKey: 1,
+      maxBatch: 10,
+      onBatch: (n) => sizes.push(n),
+    });
+    const first = controllable();
+    const ran: string[] = [];
+    const record =
+      (name: string, wait?: Promise<void>): BatchWork<string> =>
+      async (manager) => {
+        ran.push(`${name}@${String(manager)}`);
+        await wait;
+        return name;
+      };
+    const answers = [
+      batcher.run('a', record('0', first.done)),
+      batcher.run('a', record('1')),
+      batcher.run('a', record('2')),
+      batcher.run('a', record('3')),
+    ];
+    await tick();
+    expect(ran).toEqual(['0@direct']);
+    first.finish();
+    expect(await Promise.all(answers)).toEqual(['0', '1', '2', '3']);
+    expect(ran).toEqual(['0@direct', '1@tx1', '2@tx1', '3@tx1']);
+    expect(sizes).toEqual([1, 3]);
+    await tick(); // the line is dropped once its last batch has ended
+    expect(batcher.size).toBe(0);
+  });
+
+  it('keeps perKey batches in flight and at most maxBatch calls in each', async () => {
+    const { dataSource } = fakeDataSource();
+    const sizes: number[] = [];
+    const batcher = new AccountBatcher(dataSource, {
+      perKey: 2,
+      maxBatch: 2,
+      onBatch: (n) => sizes.push(n),
+    });
+    const gate = controllable();
+    const calls = Array.from({ length: 7 }, (_, i) =>
+      batcher.run('a', async () => {
+        if (i < 2) await gate.done;
+        return i;
+      }),
+    );
+    await tick();
+    expect(sizes).toEqual([1, 1]);
+    gate.finish();
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(sizes).toEqual([1, 1, 2, 2, 1]);
+  });
+
+  it('answers a batch only after its transaction commits', async () => {
+    const { dataSource } = fakeDataSource();
+    const commit = controllable();
+    const real = dataSource.transaction.bind(dataSource);
+    (dataSource as { transaction: unknown }).transaction = async <T>(
+      fn: (m: EntityManager) => Promise<T>,
+    ) => {
+      const result = await real(fn);
+      await commit.done;
+      return result;
+    };
+    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const first = controllable();
+    void batcher.run('a', () => first.done);
+    let answered = false;
+    const second = batcher.run('a', async () => 'x').then(() => (answered = true));
+    void batcher.run('a', async () => 'y');
+    first.finish();
+    await tick();
+    await tick();
+    expect(answered).toBe(false);
+    commit.finish();
+    await second;
+    expect(answered).toBe(true);
+  });
+
+  it('runs each call of a failed batch again alone, so one call’s error is not the others’', async () => {
+    const { dataSource, log } = fakeDataSource();
+    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const first = controllable();
+    const attempts: string[] = [];
+    void batcher.run('a', () => first.done);
+    const good = batcher.run('a', async (m) => {
+      attempts.push(`good@${String(m)}`);
+      return 'good';
+    });
+    const bad = batcher.run('a', async (m) => {
+      attempts.push(`bad@${String(m)}`);
+      throw new Error('duplicate key');
+    });
+    const atomic = batcher.run(
+      'a',
+      async (m) => {
+        attempts.push(`atomic@${String(m)}`);
+        return 'atomic';
+      },
+      true,
+    );
+    first.finish();
+    await expect(good).resolves.toBe('good');
+    await expect(bad).rejects.toThrow('duplicate key');
+    await expect(atomic).resolves.toBe('atomic');
+    // The batch (tx1) rolled back; alone, the plain calls run direct, the atomic one in its own transaction.
+    expect(log).toEqual(['tx1 rolled back']);
+    expect(attempts).toEqual(['good@tx1', 'bad@tx1', 'good@direct', 'bad@direct', 'atomic@tx2']);
+    await tick();
+    expect(batcher.size).toBe(0);
+  });
+
+  it('does not hold one key back for another', async () => {
+    const { dataSource } = fakeDataSource();
+    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const busy = controllable();
+    void batcher.run('a', () => busy.done);
+    await expect(batcher.run('b', async () => 'b')).resolves.toBe('b');
+    await tick();
+    expect(batcher.size).toBe(1);
+    busy.finish();
+  });
+});
