@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the platform's benchmark, judged against ../shared/perf-floor
 // measured in the same invocation. Options: --runs=3 --duration=10 --accounts=1000 --skip-floor
+// --node-args="…" (Node options for the four apps)
 import { parseArgs } from 'node:util';
 import {
   benchEnvironment,
@@ -32,8 +33,11 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     accounts: { type: 'string', default: '1000' },
     'skip-floor': { type: 'boolean', default: false },
+    // Node options for the four apps, space-separated: `--node-args="--max-semi-space-size=32"`.
+    'node-args': { type: 'string', default: '' },
   },
 });
+const NODE_ARGS = values['node-args'].split(' ').filter(Boolean);
 const RUNS = Number(values.runs);
 const DURATION = Number(values.duration);
 const ACCOUNTS = Number(values.accounts);
@@ -43,7 +47,7 @@ async function oneRun(run) {
   const { database, env } = benchEnvironment(`r${run}`);
   await recreateDatabase(database);
   buildAndMigrate(env);
-  const platform = await startPlatform(env);
+  const platform = await startPlatform(env, NODE_ARGS);
   const notices = await watchTerminalNotices(env.REDIS_URL, env.QUEUE_PREFIX);
   try {
     log(`run ${run}: seeding ${ACCOUNTS} accounts`);

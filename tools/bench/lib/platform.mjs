@@ -94,11 +94,15 @@ const entry = (app, file = 'main') =>
   path.join(root, 'dist', app, 'apps', app, 'src', `${file}.js`);
 const PORTS = { gateway: 3700, 'task-worker': 3701, 'webhook-dispatcher': 3702, billing: 3703 };
 
-/** Starts the four apps; resolves when every /ready answers 200. */
-export async function startPlatform(env) {
+/**
+ * Starts the four apps; resolves when every /ready answers 200. `nodeArgs`
+ * go before each app's entry (GC settings to measure, or `--cpu-prof`, which
+ * NODE_OPTIONS does not allow).
+ */
+export async function startPlatform(env, nodeArgs = []) {
   const procs = {};
   for (const app of APPS) {
-    procs[app] = spawn(process.execPath, [entry(app)], {
+    procs[app] = spawn(process.execPath, [...nodeArgs, entry(app)], {
       env: { ...env, PORT: String(PORTS[app]) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
