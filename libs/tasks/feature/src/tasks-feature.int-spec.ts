@@ -77,7 +77,8 @@ const reservation: ReservationPort = {
 const settlement: SettlementPort = {
   settlementCte: (request, when) => ({
     sql: `settled AS (
-      INSERT INTO public.test_settlements (task_id, outcome) SELECT $1::uuid, $2 WHERE ${when}
+      INSERT INTO public.test_settlements (task_id, outcome, tx)
+      SELECT $1::uuid, $2, txid_current() WHERE ${when}
       RETURNING task_id)`,
     params: [request.taskId, request.status],
     yields: 'settled',
@@ -161,7 +162,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       Object.values(QueueName).map((q) => [q, moduleRef.get<Queue>(getQueueToken(q))]),
     );
     await ds.query(
-      `CREATE TABLE IF NOT EXISTS public.test_settlements (task_id uuid NOT NULL, outcome text NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS public.test_settlements (task_id uuid NOT NULL, outcome text NOT NULL, tx bigint NOT NULL)`,
     );
     await ds.query(
       `CREATE TABLE IF NOT EXISTS public.test_reservation_tx (task_id uuid NOT NULL, tx bigint NOT NULL)`,
@@ -312,6 +313,21 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     } finally {
       reservationSeconds = 0;
     }
+  });
+
+  it('settles one account’s runs that end together in shared commits, each exactly once', async () => {
+    const acks = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => submit.execute(sim({ prompt: `end ${i}` }))),
+    );
+    const outcomes = await Promise.all(acks.map((a) => run.execute({ taskId: a.id })));
+    expect(outcomes.map((o) => o.outcome)).toEqual(Array(12).fill('completed'));
+    const rows: { task_id: string; tx: string }[] = await ds.query(
+      `SELECT task_id, tx FROM public.test_settlements WHERE task_id = ANY($1::uuid[])`,
+      [acks.map((a) => a.id)],
+    );
+    expect(rows.map((r) => r.task_id).sort()).toEqual(acks.map((a) => a.id).sort());
+    // Twelve terminal writes, two at a time at most: the ones that waited shared a transaction.
+    expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(12);
   });
 
   it('runs to completed: PNG outputs under the prefix, exact result shape, settled, webhook job', async () => {
