@@ -2,6 +2,7 @@
 // `npm run bench`: the platform's benchmark, judged against ../shared/perf-floor
 // measured in the same invocation. Options: --runs=3 --duration=10 --accounts=1000 --skip-floor
 // --node-args="…" (Node options for the four apps)
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   benchEnvironment,
@@ -88,6 +89,7 @@ async function oneRun(run) {
     await platform.stop();
     await dropDatabase(database);
     await deleteQueuePrefix(env.REDIS_URL, env.QUEUE_PREFIX);
+    fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
   }
 }
 
