@@ -1,5 +1,5 @@
 // Resolves the environment every command of the embedded setup shares:
-// DATABASE_URL, REDIS_URL and the generated secrets, kept in .data/.
+// DATABASE_URL, REDIS_URL (unless Sentinel or Cluster is set) and the generated secrets, kept in .data/.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,8 @@ export async function resolveEnvironment({ needRedis = true } = {}) {
     env.DATABASE_URL = pg.url;
     stops.push(pg.stop);
   }
-  if (needRedis && !env.REDIS_URL) {
+  // Sentinel or Cluster settings name the Redis to use: nothing to start then.
+  if (needRedis && !env.REDIS_URL && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES) {
     const redis = await ensureRedis(log);
     env.REDIS_URL = redis.url;
     stops.push(redis.stop);

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RedisConfig } from '@genhub/config';
+import { createRedisClient, type RedisClient } from '@genhub/queue';
 import { SweepExpiredUploadsUseCase } from '@genhub/storage';
 
 const EVERY_MS = 60 * 60 * 1000;
@@ -15,7 +15,7 @@ const LOCK_TTL_MS = 10 * 60 * 1000;
 export class UploadRetentionScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(UploadRetentionScheduler.name);
   private timer?: NodeJS.Timeout;
-  private redis?: Redis;
+  private redis?: RedisClient;
 
   constructor(
     private readonly sweep: SweepExpiredUploadsUseCase,
@@ -23,7 +23,7 @@ export class UploadRetentionScheduler implements OnApplicationBootstrap, OnAppli
   ) {}
 
   onApplicationBootstrap(): void {
-    this.redis = new Redis(this.config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    this.redis = createRedisClient(this.config, { lazyConnect: true, maxRetriesPerRequest: 1 });
     this.redis.on('error', (error) => this.logger.warn(`redis: ${error.message}`));
     this.timer = setInterval(() => void this.runOnce(), EVERY_MS);
     this.timer.unref();

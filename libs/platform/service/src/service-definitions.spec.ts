@@ -2,6 +2,7 @@ import {
   DatabaseConfig,
   HttpConfig,
   loadConfig,
+  RedisConfig,
   StorageConfig,
   WebhookConfig,
 } from '@genhub/config';
@@ -41,6 +42,26 @@ describe('the service definitions', () => {
       SERVICE_NAMES.filter((name) => (SERVICES[name].pieces as readonly object[]).includes(piece));
     expect(loading(StorageConfig)).toEqual(['gateway', 'task-worker']);
     expect(loading(WebhookConfig)).toEqual(['webhook-dispatcher']);
+  });
+
+  it('let every app reach Redis standalone, through Sentinel or on a Cluster', () => {
+    const topologies = [
+      { REDIS_URL: 'rediss://:pw@cache:6380' },
+      { REDIS_SENTINELS: 's0:26379,s1:26379', REDIS_SENTINEL_MASTER: 'genhub' },
+      { REDIS_CLUSTER_NODES: 'r0:6379,r1:6379', QUEUE_PREFIX: '{genhub}', REDIS_PASSWORD: 'pw' },
+    ];
+    for (const name of SERVICE_NAMES) {
+      expect(SERVICES[name].pieces).toContain(RedisConfig);
+      const kinds = topologies.map(
+        (redis) =>
+          loadConfig(
+            RedisConfig,
+            { DATABASE_URL: ENV.DATABASE_URL, ...redis },
+            SERVICES[name].defaults,
+          ).topology.kind,
+      );
+      expect(kinds).toEqual(['standalone', 'sentinel', 'cluster']);
+    }
   });
 
   it('count the tracing settings among what each app reads from the environment', () => {

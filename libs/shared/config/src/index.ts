@@ -3,3 +3,4 @@ export * from './pieces.config';
 export * from './env.decorator';
 export * from './load-config.util';
 export * from './signed-token.util';
+export * from './redis.config';

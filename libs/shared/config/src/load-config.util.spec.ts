@@ -1,11 +1,11 @@
 import {
   DatabaseConfig,
   HttpConfig,
-  RedisConfig,
   ProvidersConfig,
   TaskConfig,
   WebhookConfig,
 } from './pieces.config';
+import { RedisConfig } from './redis.config';
 import { ConfigError, loadConfig } from './load-config.util';
 
 describe('loadConfig', () => {

@@ -22,6 +22,8 @@ import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator'
 export const SENSITIVE_KEYS = new Set([
   'DATABASE_URL',
   'REDIS_URL',
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
   'S3_SECRET_ACCESS_KEY',
   'ADMIN_TOKEN',
   'API_KEY_PEPPER',
@@ -69,24 +71,6 @@ export class DatabaseConfig {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
-}
-
-export class RedisConfig {
-  @EmptyAsUnset()
-  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
-  REDIS_URL = 'redis://127.0.0.1:6379';
-
-  /**
-   * Prefix of every BullMQ key and pub/sub channel; tests use their own. On a
-   * Redis Cluster wrap it in a hash tag (`{genhub}`) so each queue's keys share
-   * one slot, as BullMQ requires.
-   */
-  @EmptyAsUnset()
-  @Matches(/^(?:[A-Za-z0-9_-]{1,40}|\{[A-Za-z0-9_-]{1,40}\})$/, {
-    message:
-      'must be 1–40 letters, digits, - or _, optionally wrapped in {} (a Redis Cluster hash tag)',
-  })
-  QUEUE_PREFIX = 'genhub';
 }
 
 export class StorageConfig {

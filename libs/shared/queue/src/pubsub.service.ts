@@ -1,22 +1,24 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { RedisConfig } from '@genhub/config';
 import { Channel } from './queue.constants';
+import { createRedisClient, type RedisClient } from './redis-connection.util';
 
 type Handler = (message: string) => void;
 
 /**
  * One publisher and one subscriber connection per process, whatever the
  * number of listeners: a sync waiter or a cache costs a map entry, not a
- * connection.
+ * connection. On a Redis Cluster both are `Cluster` clients: a PUBLISH
+ * reaches every node over the cluster bus, and ioredis moves the subscription
+ * to another node when its node goes (decision 0120).
  */
 @Injectable()
 export class PubSubService implements OnApplicationShutdown {
   private readonly logger = new Logger(PubSubService.name);
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly reconnectListeners = new Set<() => void>();
-  private publisher?: Redis;
-  private subscriber?: Redis;
+  private publisher?: RedisClient;
+  private subscriber?: RedisClient;
 
   constructor(private readonly config: RedisConfig) {}
 
@@ -24,8 +26,8 @@ export class PubSubService implements OnApplicationShutdown {
     return `${this.config.QUEUE_PREFIX}:${name}`;
   }
 
-  private connect(): Redis {
-    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+  private connect(): RedisClient {
+    const redis = createRedisClient(this.config, { maxRetriesPerRequest: 1 });
     redis.on('error', (error) => this.logger.warn(`redis: ${error.message}`));
     return redis;
   }

@@ -2,41 +2,36 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
 import { PubSubService } from './pubsub.service';
+import { QueueConnectionLog } from './queue-connection-log.service';
 import { QueueName } from './queue.constants';
+import { bullConnection } from './redis-connection.util';
 
-export function redisConnection(url: string) {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: u.username || undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
-    // BullMQ workers need null; producers fail fast instead (see QueueProducer).
-    maxRetriesPerRequest: null,
-  };
-}
-
-/** BullMQ on Redis: the connection, the prefix and every queue of the platform. */
+/**
+ * BullMQ on Redis: every queue of the platform, each with its own connection
+ * of the configured topology and the prefix. The workers of a queue take its
+ * options (and duplicate a Cluster client for their blocking connection).
+ */
 @Global()
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
-    const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name })));
+    const queues = BullModule.registerQueueAsync(
+      ...Object.values(QueueName).map((name) => ({
+        name,
+        inject: [RedisConfig],
+        useFactory: (redis: RedisConfig) => ({
+          connection: bullConnection(redis),
+          prefix: redis.QUEUE_PREFIX,
+          // A queue's Cluster client is its own, but BullMQ counts it shared and
+          // close() leaves it open; with options this finds the connection closed.
+          forceDisconnectOnShutdown: true,
+        }),
+      })),
+    );
     return {
       module: QueueModule,
-      imports: [
-        BullModule.forRootAsync({
-          inject: [RedisConfig],
-          useFactory: (redis: RedisConfig) => ({
-            connection: redisConnection(redis.REDIS_URL),
-            prefix: redis.QUEUE_PREFIX,
-          }),
-        }),
-        queues,
-      ],
-      providers: [PubSubService],
+      imports: [queues],
+      providers: [PubSubService, QueueConnectionLog],
       exports: [queues, PubSubService],
     };
   }

@@ -1,7 +1,14 @@
 import { Job, Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { RedisConfig } from '@genhub/config';
-import { JOB_OPTIONS, JOB_QUEUE, JobName, QueueName, redisConnection } from '@genhub/queue';
+import {
+  bullConnection,
+  closeQueue,
+  JOB_OPTIONS,
+  JOB_QUEUE,
+  JobName,
+  QueueName,
+} from '@genhub/queue';
 import { OutboxRelay } from '@genhub/tasks-feature';
 import { OutboxRepository } from '@genhub/tasks-data-access';
 
@@ -13,11 +20,12 @@ export class RecoveryQueues {
   readonly queues: Record<QueueName, Queue>;
 
   constructor(redis: RedisConfig) {
-    const connection = redisConnection(redis.REDIS_URL);
+    const open = (name: QueueName) =>
+      new Queue(name, { connection: bullConnection(redis), prefix: redis.QUEUE_PREFIX });
     this.queues = {
-      tasks: new Queue(QueueName.Tasks, { connection, prefix: redis.QUEUE_PREFIX }),
-      billing: new Queue(QueueName.Billing, { connection, prefix: redis.QUEUE_PREFIX }),
-      webhooks: new Queue(QueueName.Webhooks, { connection, prefix: redis.QUEUE_PREFIX }),
+      tasks: open(QueueName.Tasks),
+      billing: open(QueueName.Billing),
+      webhooks: open(QueueName.Webhooks),
     };
   }
 
@@ -61,6 +69,6 @@ export class RecoveryQueues {
   }
 
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+    await Promise.all(Object.values(this.queues).map(closeQueue));
   }
 }

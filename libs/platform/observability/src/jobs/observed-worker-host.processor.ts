@@ -1,5 +1,5 @@
 import { WorkerHost } from '@nestjs/bullmq';
-import { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { jobLogContext, withLogContext } from '../logging/log-context.util';
 import { MetricsService } from '../metrics/metrics.service';
@@ -29,6 +29,9 @@ export abstract class ObservedWorkerHost
   onApplicationBootstrap(): void {
     this.configureWorker();
     recordJobTimings(this.worker, this.metrics);
+    // Connection errors (Redis away, a failover) as log lines, not raw stderr traces; it retries.
+    const logger = new Logger(this.constructor.name);
+    this.worker.on('error', (error) => logger.warn(`redis: ${error.message}`));
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,0 +1,102 @@
+import type { ConnectionOptions, Queue } from 'bullmq';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { RedisConfig, RedisTopology } from '@genhub/config';
+
+/**
+ * The one place Redis connections are made (decision 0120): every BullMQ
+ * queue, worker, QueueEvents and flow producer, the pub/sub connections, the
+ * locks, the admin CLI and the test helpers get them from here, for any of
+ * the three topologies of `RedisConfig`.
+ */
+export type RedisClient = Redis | Cluster;
+
+/** ioredis options as BullMQ also takes them (its types know no `retryStrategy: null`; we set none). */
+export type NodeOptions = Omit<RedisOptions, 'retryStrategy'>;
+
+/** Options that tune a connection without choosing where it goes. */
+export type RedisTuning = Pick<
+  RedisOptions,
+  'maxRetriesPerRequest' | 'lazyConnect' | 'connectionName' | 'enableOfflineQueue'
+>;
+
+/** ioredis options of a standalone URL (the same fields ioredis itself reads from it). */
+function standaloneOptions(url: string): NodeOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(u.port || 6379),
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+  };
+}
+
+/**
+ * ioredis options for a standalone or Sentinel connection; for a Cluster, the
+ * options of each node connection (`redisOptions`).
+ */
+export function redisOptions(topology: RedisTopology, tuning: RedisTuning = {}): NodeOptions {
+  if (topology.kind === 'standalone') return { ...standaloneOptions(topology.url), ...tuning };
+  const { username, password, tls } = topology.auth;
+  const nodes: NodeOptions = { username, password, tls: tls ? {} : undefined, ...tuning };
+  if (topology.kind === 'cluster') return nodes;
+  return {
+    ...nodes,
+    // ioredis asks the Sentinels for the primary at every (re)connection and
+    // checks the role of what it reached, so a failover is a reconnection.
+    sentinels: topology.sentinels,
+    name: topology.master,
+    sentinelPassword: topology.sentinelPassword,
+    enableTLSForSentinelMode: tls,
+    sentinelTLS: tls ? {} : undefined,
+  };
+}
+
+function clusterOptions(topology: RedisTopology, tuning: RedisTuning): ClusterOptions {
+  return {
+    redisOptions: redisOptions(topology, tuning),
+    lazyConnect: tuning.lazyConnect,
+    enableOfflineQueue: tuning.enableOfflineQueue,
+  };
+}
+
+/** A new ioredis client of the configured topology (`Cluster` on a Redis Cluster). */
+export function createRedisClient(config: RedisConfig, tuning: RedisTuning = {}): RedisClient {
+  const topology = config.topology;
+  if (topology.kind === 'cluster')
+    return new Cluster(topology.nodes, clusterOptions(topology, tuning));
+  return new Redis(redisOptions(topology, tuning));
+}
+
+/** BullMQ workers block (BZPOPMIN) and must retry forever: BullMQ refuses anything else. */
+const BULLMQ_TUNING: RedisTuning = { maxRetriesPerRequest: null };
+
+/**
+ * BullMQ's `connection` for one queue, worker, QueueEvents or flow producer.
+ * Standalone and Sentinel: options, from which BullMQ opens (and closes) its
+ * own connections. Cluster: a `Cluster` client for this one user, which
+ * BullMQ counts as shared and `close()` leaves open: end it with
+ * `closeQueue` (Nest queues: `forceDisconnectOnShutdown`).
+ */
+export function bullConnection(config: RedisConfig): ConnectionOptions {
+  const topology = config.topology;
+  if (topology.kind === 'cluster') return createRedisClient(config, BULLMQ_TUNING);
+  return redisOptions(topology, BULLMQ_TUNING);
+}
+
+/** BullMQ options of a standalone Redis URL (tests that reach the machine's Redis directly). */
+export function redisConnection(url: string): NodeOptions {
+  return redisOptions({ kind: 'standalone', url }, BULLMQ_TUNING);
+}
+
+/** Closes a queue opened with `bullConnection`, its Cluster client included. */
+export async function closeQueue(queue: Queue): Promise<void> {
+  await queue.close();
+  await queue.disconnect();
+}
+
+/** The primaries of a cluster, or the one server otherwise: where every key lives. */
+export function primariesOf(client: RedisClient): Redis[] {
+  return client instanceof Cluster ? client.nodes('master') : [client];
+}
