@@ -1,4 +1,5 @@
 export * from './redis-cleanup.util';
+export * from './redis-topology.util';
 export * from './test-database.util';
 export * from './in-memory-object-storage.util';
 
@@ -13,5 +14,6 @@ export * from './task-rows.util';
 export * from './sole-processor.util';
 export * from './built-platform.util';
 export * from './local-platform.util';
+export * from './platform-checks.util';
 export * from './chromium.util';
 export * from './axe.util';

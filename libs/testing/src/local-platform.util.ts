@@ -3,12 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltPlatform, startBuiltPlatform } from './built-platform.util';
 import { deleteQueuePrefix } from './redis-cleanup.util';
+import type { RedisTestTopology } from './redis-topology.util';
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from './test-database.util';
 import { closedPort } from './webhook-receiver.util';
 
 export interface LocalPlatform {
   /** `http://127.0.0.1:<port>` of the gateway. */
   gateway: string;
+  /** `http://127.0.0.1:<port>` of any app it started. */
+  url(app: string): string;
+  /** Its QUEUE_PREFIX (of every BullMQ key and pub/sub channel). */
+  queuePrefix: string;
   /** This platform's own scratch directory (local-disk storage lives under it). */
   dir: string;
   /** The admin API's token (`ADMIN_TOKEN`). */
@@ -19,36 +24,49 @@ export interface LocalPlatform {
   stop(): Promise<void>;
 }
 
+export interface LocalPlatformOptions {
+  /** The gateway's port, chosen beforehand (e.g. for a CORS origin); a free one otherwise. */
+  gatewayPort?: number;
+  /** Which built apps run; the gateway first. Default: gateway and task-worker. */
+  apps?: readonly string[];
+  /** Redis servers of the test's own (Sentinel, Cluster) instead of the machine's `REDIS_URL`. */
+  redis?: RedisTestTopology;
+}
+
 /**
- * The built gateway and task-worker as a user runs them on one machine:
- * local-disk storage, a database and queue prefix of this suite's own, an
- * admin token. `env` adds to (or overrides) that configuration.
+ * The built gateway and task-worker (or `options.apps`) as a user runs them
+ * on one machine: local-disk storage, a database and queue prefix of this
+ * suite's own, an admin token. `env` adds to (or overrides) that configuration.
  */
 export async function startLocalPlatform(
   suite: string,
   env: NodeJS.ProcessEnv = {},
-  gatewayPort?: number,
+  options: LocalPlatformOptions = {},
 ): Promise<LocalPlatform> {
+  const { redis, apps = ['gateway', 'task-worker'] } = options;
   const dir = mkdtempSync(join(tmpdir(), `genhub-${suite}-`));
-  const prefix = testQueuePrefix(suite);
+  const prefix = redis ? redis.queuePrefix(suite) : testQueuePrefix(suite);
   const adminToken = `${suite}-test-admin-token`;
-  const port = gatewayPort ?? (await closedPort());
+  const port = options.gatewayPort ?? (await closedPort());
   const gateway = `http://127.0.0.1:${port}`;
   let db: { url: string; name: string } | undefined;
   let platform: BuiltPlatform | undefined;
   const stop = async () => {
     await platform?.stop();
-    await deleteQueuePrefix(process.env.REDIS_URL as string, prefix);
+    await deleteQueuePrefix(redis?.config(prefix) ?? (process.env.REDIS_URL as string), prefix);
     if (db) await dropTestDatabase(db.name);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     db = await createTestDatabase(suite);
+    // One Redis topology: the test's own servers replace the machine's REDIS_URL.
+    const { REDIS_URL, ...inherited } = process.env;
     platform = await startBuiltPlatform(
-      ['gateway', 'task-worker'],
+      apps,
       suite,
       {
-        ...process.env,
+        ...inherited,
+        ...(redis ? redis.env : { REDIS_URL }),
         DATABASE_URL: db.url,
         QUEUE_PREFIX: prefix,
         ADMIN_TOKEN: adminToken,
@@ -71,8 +89,11 @@ export async function startLocalPlatform(
       id: string;
       key: string;
     };
+  const started = platform;
   return {
     gateway,
+    url: (app) => started.url(app),
+    queuePrefix: prefix,
     dir,
     adminToken,
     accountWithKey: async (balance = 10) => {

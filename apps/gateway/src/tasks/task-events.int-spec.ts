@@ -158,7 +158,7 @@ describe('task event streams (built gateway + task-worker)', () => {
         TASK_CONCURRENCY: '1',
         CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${pagePort}`,
       },
-      gatewayPort,
+      { gatewayPort },
     );
     key = await platform.accountWithKey();
     otherKey = await platform.accountWithKey();
