@@ -4,27 +4,42 @@
 // and PostgreSQL are restarted and the gateway is SIGTERMed. At the end every
 // accepted task must be terminal, none completed twice, every webhook-bearing
 // task delivered at least once, and the ledger audit clean. Bounded in time.
-//   node tools/fault/fault-injection.mjs [--seconds=40]
+// With --replicas=N (issue 24) N of each app run against the one PostgreSQL and
+// Redis, the load spread over the gateways, the kills and restarts spread over
+// the replicas; first the throughput of one replica set, then of N, is printed.
+//   node tools/fault/fault-injection.mjs [--seconds=40] [--replicas=1]
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { build } from '../start/lib/environment.mjs';
 import { entry } from '../start/lib/paths.mjs';
-import { appProcesses, PORTS } from './apps.mjs';
+import { appProcesses, portOf } from './apps.mjs';
+import { faultsFor } from './faults.mjs';
 import { privatePostgres, privateRedis } from './services.mjs';
+import { measureThroughput } from './throughput.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '40' },
+    replicas: { type: 'string', default: '1' },
+  },
+});
 const LOAD_SECONDS = Number(values.seconds);
+const REPLICAS = Number(values.replicas);
+if (!(Number.isInteger(REPLICAS) && REPLICAS >= 1 && REPLICAS <= 4)) {
+  process.stderr.write('--replicas must be 1 to 4\n');
+  process.exit(2);
+}
 const log = (m) => process.stderr.write(`[fault ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const base = `http://127.0.0.1:${PORTS.gateway}`;
+const base = `http://127.0.0.1:${portOf('gateway')}`;
 const hardDeadline = setTimeout(
   () => {
     log('hard time limit reached');
     process.exit(3);
   },
-  (LOAD_SECONDS + 240) * 1000,
+  (LOAD_SECONDS + 240 + (REPLICAS > 1 ? 120 : 0)) * 1000,
 );
 
 build(['gateway', 'task-worker', 'webhook-dispatcher', 'billing']);
@@ -42,7 +57,7 @@ const env = {
   SHUTDOWN_GRACE_MS: '5000',
   STORAGE_DIR: `/tmp/genhub-fault-objects-${process.pid}`,
 };
-const apps = appProcesses(env, log);
+const apps = appProcesses(env, log, REPLICAS);
 const receiver = { deliveries: new Map() };
 const server = http.createServer((req, res) => {
   const id = req.headers['webhook-id'];
@@ -60,7 +75,7 @@ try {
   }
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const hook = encodeURIComponent(`http://127.0.0.1:${server.address().port}/hook?source=fault`);
-  await apps.startAll();
+  await apps.startSet(0);
 
   const admin = { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const keys = [];
@@ -82,8 +97,29 @@ try {
     keys.push(key.key);
   }
 
-  // The steady stream: ~20 submits/s, tasks of 0–1.5 s, one in ten failing, all with a webhook.
   const accepted = new Map();
+  // Throughput of one replica set, then of all of them (their tasks are checked like the rest).
+  const throughput = [];
+  if (REPLICAS > 1) {
+    const measure = async (sets) => {
+      const run = await measureThroughput({
+        gateways: apps.gateways(),
+        keys,
+        hook,
+        databaseUrl: postgres.url,
+      });
+      for (const [id, key] of run.accepted) accepted.set(id, key);
+      throughput.push({ replica_sets: sets, ...run.figures });
+      log(`throughput with ${sets} replica set(s): ${JSON.stringify(run.figures)}`);
+    };
+    await measure(1);
+    for (let replica = 1; replica < REPLICAS; replica++) await apps.startSet(replica);
+    await measure(REPLICAS);
+  }
+
+  // The steady stream: ~20 submits/s over every gateway, tasks of 0–1.5 s, one in ten failing,
+  // all with a webhook.
+  const gateways = apps.gateways();
   let refused = 0;
   let stop = false;
   const load = (async () => {
@@ -95,7 +131,7 @@ try {
         num_outputs: 1,
         ...(i % 10 === 9 ? { fail_code: 5003 } : {}),
       };
-      fetch(`${base}/v1/local/simulator/test?webhook=${hook}`, {
+      fetch(`${gateways[i % gateways.length]}/v1/local/simulator/test?webhook=${hook}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -111,27 +147,7 @@ try {
   })();
 
   const step = LOAD_SECONDS / 6;
-  const faults = [
-    [
-      'SIGKILL task-worker',
-      async () => (
-        await apps.kill('task-worker'),
-        await sleep(500),
-        await apps.start('task-worker')
-      ),
-    ],
-    [
-      'SIGKILL webhook-dispatcher',
-      async () => (
-        await apps.kill('webhook-dispatcher'),
-        await sleep(500),
-        await apps.start('webhook-dispatcher')
-      ),
-    ],
-    ['restart Redis', () => redis.restart()],
-    ['restart PostgreSQL', () => postgres.restart()],
-    ['SIGTERM gateway', async () => (await apps.terminate('gateway'), await apps.start('gateway'))],
-  ];
+  const faults = faultsFor(apps, redis, postgres, REPLICAS);
   for (const [name, fault] of faults) {
     await sleep(step * 1000);
     log(`${name} (accepted so far: ${accepted.size}, refused: ${refused})`);
@@ -207,6 +223,8 @@ try {
     webhook_deliveries_total: [...receiver.deliveries.values()].reduce((a, b) => a + b, 0),
     audit_exit_code: audit.status,
     apps_crashed: apps.crashes.length,
+    replicas: REPLICAS,
+    ...(throughput.length ? { throughput } : {}),
   };
   console.log(JSON.stringify(counts, null, 2));
   const ok =

@@ -19,6 +19,8 @@ export async function privatePostgres() {
     password: 'postgres',
     port,
     persistent: true, // stop() must keep the data for a restart; the folder is removed at the end
+    // Several replicas of each app: Σ pools (up to 2 × 60 connections) above the default 100.
+    postgresFlags: ['-c', 'max_connections=300'],
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
