@@ -47,10 +47,14 @@ export function readObjects(file: string): K8sObject[] {
   return out;
 }
 
+/** Kustomize's directive in a patch: `$patch: delete` removes what it names. */
+const deletes = (value: unknown) => isPlain(value) && value.$patch === 'delete';
+
 /**
  * Strategic merge, the subset kustomize applies to our patches: maps merge
  * key by key (null deletes), lists of objects with a `name` merge item by item
- * (containers, env, ports, volumes), every other list is replaced.
+ * (containers, env, ports, volumes; an item with `$patch: delete` removes its
+ * namesake), every other list is replaced.
  */
 export function strategicMerge(base: unknown, patch: unknown): unknown {
   if (patch === null) return undefined;
@@ -65,12 +69,13 @@ export function strategicMerge(base: unknown, patch: unknown): unknown {
   }
   const named = (list: unknown[]) => list.every((i) => isPlain(i) && typeof i.name === 'string');
   if (Array.isArray(base) && Array.isArray(patch) && named(base) && named(patch)) {
-    const out = base.map((item) => {
+    const out = base.flatMap((item) => {
       const match = (patch as Plain[]).find((p) => p.name === (item as Plain).name);
-      return match ? strategicMerge(item, match) : item;
+      if (deletes(match)) return [];
+      return [match ? strategicMerge(item, match) : item];
     });
     for (const p of patch as Plain[]) {
-      if (!base.some((item) => (item as Plain).name === p.name)) out.push(p);
+      if (!deletes(p) && !base.some((item) => (item as Plain).name === p.name)) out.push(p);
     }
     return out;
   }
@@ -103,7 +108,7 @@ function setImages(value: unknown, rules: ImageRule[]): void {
  * Renders a kustomization directory as `kubectl kustomize` would for the
  * features used under deploy/: resources (files and directories), namespace,
  * images, and strategic-merge patches that name their target by kind and
- * metadata.name. Unknown fields and patches that match nothing are errors, so
+ * metadata.name (a patch that is only `$patch: delete` removes its target). Unknown fields and patches that match nothing are errors, so
  * using a feature this renderer does not implement fails the test loudly.
  */
 export function renderKustomization(dir: string): K8sObject[] {
@@ -127,7 +132,8 @@ export function renderKustomization(dir: string): K8sObject[] {
       if (index < 0) {
         throw new Error(`${file}: patch ${patch.kind}/${patch.metadata.name} matches no resource`);
       }
-      objects[index] = strategicMerge(objects[index], patch) as K8sObject;
+      if (deletes(patch)) objects.splice(index, 1);
+      else objects[index] = strategicMerge(objects[index], patch) as K8sObject;
     }
   }
   if (k.images) {

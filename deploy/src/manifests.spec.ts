@@ -16,13 +16,19 @@ import { policyProblems } from './policy';
 const overlays = overlayDirs(deployRoot);
 const rendered = new Map(overlays.map((dir) => [basename(dir), renderKustomization(dir)]));
 const production = () => structuredClone(rendered.get('production')!);
+const onCluster = () => structuredClone(rendered.get('redis-cluster')!);
+const envOf = (objects: K8sObject[], app: string) =>
+  byKindName(objects, 'Deployment', `genhub-${app}`).spec.template.spec.containers[0].env as {
+    name: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+  }[];
 const byKindName = (objects: K8sObject[], kind: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.name === name) as K8sObject &
     Record<string, any>;
 
 describe('rendered overlays', () => {
-  it('finds the dev and production overlays', () => {
-    expect([...rendered.keys()].sort()).toEqual(['dev', 'production']);
+  it('finds the dev, production and redis-cluster overlays', () => {
+    expect([...rendered.keys()].sort()).toEqual(['dev', 'production', 'redis-cluster']);
   });
 
   describe.each([...rendered.keys()])('%s', (name) => {
@@ -68,6 +74,45 @@ describe('rendered overlays', () => {
     expect(byKindName(objects, 'Deployment', 'genhub-billing').spec.replicas).toBe(2);
   });
 
+  it('redis-cluster: the apps reach the cluster by nodes, KEDA reads the hash-tagged lists on it', () => {
+    const objects = onCluster();
+    const config = byKindName(objects, 'ConfigMap', 'genhub-config').data;
+    expect(config.QUEUE_PREFIX).toBe('{genhub}');
+    expect(config.REDIS_CLUSTER_NODES.split(',')).toHaveLength(3);
+    for (const app of ['gateway', 'task-worker', 'webhook-dispatcher', 'billing']) {
+      const env = envOf(objects, app);
+      expect(env.map((e) => e.name)).not.toContain('REDIS_URL');
+      expect(env.find((e) => e.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'genhub-secrets',
+        key: 'REDIS_PASSWORD',
+        optional: true,
+      });
+      // the rest of the production container is kept
+      expect(env.map((e) => e.name)).toContain('DATABASE_URL');
+    }
+    const triggers = (name: string) =>
+      byKindName(objects, 'ScaledObject', name).spec.triggers.map(
+        (t: {
+          type: string;
+          metadata: { listName: string };
+          authenticationRef: { name: string };
+        }) => [t.type, t.metadata.listName, t.authenticationRef.name].join(' '),
+      );
+    expect(triggers('genhub-task-worker')).toEqual([
+      'redis-cluster {genhub}:tasks:wait genhub-redis-cluster',
+      'redis-cluster {genhub}:tasks:active genhub-redis-cluster',
+    ]);
+    expect(triggers('genhub-webhook-dispatcher')).toEqual([
+      'redis-cluster {genhub}:webhooks:wait genhub-redis-cluster',
+      'redis-cluster {genhub}:webhooks:active genhub-redis-cluster',
+    ]);
+    // production's floors survive, the base's single-node TriggerAuthentication does not
+    expect(byKindName(objects, 'ScaledObject', 'genhub-task-worker').spec.maxReplicaCount).toBe(50);
+    expect(
+      objects.filter((o) => o.kind === 'TriggerAuthentication').map((o) => o.metadata.name),
+    ).toEqual(['genhub-redis-cluster']);
+  });
+
   it('keeps the example Secret out of every kustomization, and it carries only placeholders', () => {
     const kustomizations = [join(deployRoot, 'base'), ...overlays].map((d) =>
       join(d, 'kustomization.yaml'),
@@ -83,7 +128,7 @@ describe('rendered overlays', () => {
       expect(value).toMatch(/CHANGE-ME|example/);
     // every key the manifests reference exists in the example
     const referencedKeys = new Set<string>();
-    JSON.stringify(production(), (key, value) => {
+    JSON.stringify([production(), onCluster()], (key, value) => {
       if (value && typeof value === 'object' && value.name === 'genhub-secrets' && value.key)
         referencedKeys.add(value.key);
       return value;
@@ -184,6 +229,33 @@ describe('the validation fails on broken manifests', () => {
         'ScaledObject/genhub-webhook-dispatcher: no trigger on other:webhooks:active',
       ]),
     );
+  });
+
+  it('Redis settings the apps would refuse, or a KEDA trigger of another topology, fail the policy', () => {
+    const unTagged = onCluster();
+    byKindName(unTagged, 'ConfigMap', 'genhub-config').data.QUEUE_PREFIX = 'genhub';
+    expect(policyProblems(unTagged)).toContain(
+      'Deployment/genhub-billing: Invalid configuration: QUEUE_PREFIX must be a hash tag such as {genhub} with REDIS_CLUSTER_NODES (each queue\'s keys must share one cluster slot) (got "genhub")',
+    );
+    const both = onCluster();
+    envOf(both, 'gateway').push({
+      name: 'REDIS_URL',
+      valueFrom: { secretKeyRef: { name: 'genhub-secrets', key: 'REDIS_URL' } },
+    });
+    byKindName(both, 'ScaledObject', 'genhub-task-worker').spec.triggers[0].type = 'redis';
+    expect(policyProblems(both)).toEqual([
+      'Deployment/genhub-gateway: Invalid configuration: REDIS_URL cannot be combined with REDIS_CLUSTER_NODES: set one Redis topology',
+      'ScaledObject/genhub-task-worker: trigger wait is redis, not redis-cluster (Redis cluster)',
+    ]);
+    const noUrl = production();
+    const env = envOf(noUrl, 'task-worker');
+    env.splice(
+      env.findIndex((e) => e.name === 'REDIS_URL'),
+      1,
+    );
+    expect(policyProblems(noUrl)).toEqual([
+      'Deployment/genhub-task-worker: REDIS_URL is not taken from the Secret',
+    ]);
   });
 
   it('a Secret in the rendered output and a missing migration Job fail the policy', () => {

@@ -1,4 +1,4 @@
-import { SENSITIVE_KEYS } from '@genhub/config';
+import { ConfigError, loadConfig, RedisConfig, SENSITIVE_KEYS } from '@genhub/config';
 import { ALL_VARIABLES, APPS, variablesOfApp } from './config-vars';
 import type { K8sObject } from './kustomize';
 
@@ -43,7 +43,13 @@ export const SECRET_NAME = 'genhub-secrets';
 export const CONFIG_NAME = 'genhub-config';
 const MIGRATE_SCRIPT = 'dist/gateway/apps/gateway/src/cli/migrate.js';
 /** Secret keys that exist only for KEDA, not for the apps. */
-const KEDA_SECRET_KEYS = new Set(['KEDA_REDIS_ADDRESS', 'KEDA_REDIS_PASSWORD']);
+const KEDA_SECRET_KEYS = new Set([
+  'KEDA_REDIS_ADDRESS',
+  'KEDA_REDIS_ADDRESSES',
+  'KEDA_REDIS_PASSWORD',
+]);
+/** The KEDA trigger that reads list lengths on each Redis topology. */
+const KEDA_TRIGGER = { standalone: 'redis', sentinel: 'redis-sentinel', cluster: 'redis-cluster' };
 /** Seconds on top of SHUTDOWN_GRACE_MS (and any preStop sleep) before the kubelet kills. */
 const MIN_GRACE_MARGIN_S = 5;
 /** Which queue drives which KEDA-scaled app, and the concurrency its target derives from. */
@@ -51,6 +57,26 @@ const QUEUE_SCALED: Record<string, { queue: string; concurrencyVar: string }> = 
   'task-worker': { queue: 'tasks', concurrencyVar: 'TASK_CONCURRENCY' },
   'webhook-dispatcher': { queue: 'webhooks', concurrencyVar: 'WEBHOOK_CONCURRENCY' },
 };
+
+/**
+ * The Redis topology an app container would start with (the ConfigMap, then
+ * its own env; a secret stands for itself), or the line it would refuse with.
+ */
+function redisTopologyOf(
+  data: Record<string, string>,
+  container: Container,
+): { kind: keyof typeof KEDA_TRIGGER } | { refusal: string } {
+  const env: Record<string, string> = { ...data };
+  for (const e of container.env ?? [])
+    env[e.name] =
+      e.value ?? (e.name === 'REDIS_URL' ? 'redis://from-the-secret' : 'from-the-secret');
+  try {
+    return { kind: loadConfig(RedisConfig, env).topology.kind };
+  } catch (error) {
+    if (error instanceof ConfigError) return { refusal: error.message };
+    throw error;
+  }
+}
 
 const matches = (selector: Record<string, string> = {}, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -161,9 +187,13 @@ export function policyProblems(objects: K8sObject[]): string[] {
     }
     if (!(container.envFrom ?? []).some((f) => f.configMapRef?.name === CONFIG_NAME))
       problems.push(`${label}: does not load ConfigMap ${CONFIG_NAME}`);
+    // The app's own refusals of its Redis settings (one topology, a hash tag on a cluster).
+    const redis = redisTopologyOf(data, container);
+    if ('refusal' in redis) problems.push(`${label}: ${redis.refusal}`);
     for (const needed of [
       'DATABASE_URL',
-      'REDIS_URL',
+      // Standalone: the URL (with its password) is a secret; Sentinel and Cluster name nodes.
+      ...('kind' in redis && redis.kind === 'standalone' ? ['REDIS_URL'] : []),
       ...(app === 'gateway' ? ['ADMIN_TOKEN', 'API_KEY_PEPPER'] : []),
     ]) {
       if (
@@ -202,6 +232,12 @@ export function policyProblems(objects: K8sObject[]): string[] {
       if (!spec) {
         problems.push(`${label}: needs a KEDA ScaledObject`);
       } else {
+        if ('kind' in redis)
+          for (const t of spec.triggers ?? [])
+            if (t.type !== KEDA_TRIGGER[redis.kind])
+              problems.push(
+                `ScaledObject/${scaled?.metadata.name}: trigger ${t.name} is ${t.type}, not ${KEDA_TRIGGER[redis.kind]} (Redis ${redis.kind})`,
+              );
         const lists = (spec.triggers ?? []).map((t) => t.metadata?.listName);
         for (const list of ['wait', 'active']) {
           const expected = `${prefix}:${queueScaled.queue}:${list}`;
