@@ -9,6 +9,7 @@
 // the replicas; first the throughput of one replica set, then of N, is printed.
 //   node tools/fault/fault-injection.mjs [--seconds=40] [--replicas=1]
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -251,6 +252,7 @@ try {
   server.close();
   await apps.stopAll();
   await Promise.allSettled([redis.stop(), postgres.stop()]);
+  fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
   clearTimeout(hardDeadline);
 }
 process.exit(exitCode);
