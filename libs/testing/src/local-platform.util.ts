@@ -18,6 +18,8 @@ export interface LocalPlatform {
   dir: string;
   /** The admin API's token (`ADMIN_TOKEN`). */
   adminToken: string;
+  /** Its own database (`DATABASE_URL`), to look at rows the API does not show. */
+  databaseUrl: string;
   /** A new account with `balance` and one API key, through the admin API: the key. */
   accountWithKey(balance?: number): Promise<string>;
   /** Stops the apps, then removes the database, the queue keys and the directory. */
@@ -96,6 +98,7 @@ export async function startLocalPlatform(
     queuePrefix: prefix,
     dir,
     adminToken,
+    databaseUrl: (db as { url: string }).url,
     accountWithKey: async (balance = 10) => {
       const account = await post('/admin/v1/accounts', JSON.stringify({ balance }));
       return (await post(`/admin/v1/accounts/${account.id}/api-keys`, '{}')).key;

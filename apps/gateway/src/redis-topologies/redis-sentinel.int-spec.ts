@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import {
   allReady,
   deliveries,
@@ -96,6 +97,19 @@ describe('on Redis Sentinel', () => {
     };
     await until(async () => undelivered().length === 0, 60_000).catch(() => undefined);
     expect(undelivered()).toEqual([]);
+
+    // Every outbox row went once its job was safe: on a replica while there was one, then
+    // straight after the failover (no replica left to wait for). None waits for the poll forever.
+    const db = new Client({ connectionString: run.platform.databaseUrl });
+    await db.connect();
+    try {
+      const left = async () =>
+        Number((await db.query('SELECT count(*) AS n FROM tasks.outbox')).rows[0].n);
+      await until(async () => (await left()) === 0, 30_000).catch(() => undefined);
+      expect(await left()).toBe(0);
+    } finally {
+      await db.end();
+    }
 
     // Every app is ready again, and its jobs now live on the promoted replica.
     await until(() => allReady(run), 30_000);

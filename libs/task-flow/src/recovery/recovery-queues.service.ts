@@ -19,7 +19,7 @@ const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'wai
 export class RecoveryQueues {
   readonly queues: Record<QueueName, Queue>;
 
-  constructor(redis: RedisConfig) {
+  constructor(private readonly redis: RedisConfig) {
     const open = (name: QueueName) =>
       new Queue(name, { connection: bullConnection(redis), prefix: redis.QUEUE_PREFIX });
     this.queues = {
@@ -62,6 +62,7 @@ export class RecoveryQueues {
       this.queues.tasks,
       this.queues.billing,
       this.queues.webhooks,
+      this.redis,
     );
     let moved = 0;
     for (let n = await relay.drainOnce(); n > 0; n = await relay.drainOnce()) moved += n;

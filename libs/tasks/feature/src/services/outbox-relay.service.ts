@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { RedisConfig } from '@genhub/config';
 import { JOB_OPTIONS, JOB_QUEUE, JobItem, JobName, jobIdFor, QueueName } from '@genhub/queue';
 import { OutboxItem, OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 
@@ -25,6 +26,14 @@ export const HANDOVER_GRACE_MS = 2000;
  */
 export const HANDOVER_DELETE_MS = 100;
 const ENQUEUE_TIMEOUT_MS = 5000;
+/**
+ * With Sentinel, how long a hand-over waits for a replica to have its jobs
+ * (WAIT) before deleting their rows; a job acknowledged only by a primary
+ * that then dies is lost with it, so its row must stay for the poll.
+ */
+export const REPLICA_WAIT_MS = 50;
+/** How long the primary's count of connected replicas (ROLE) is trusted. */
+export const REPLICA_COUNT_TTL_MS = 1000;
 
 /**
  * Moves outbox rows to BullMQ. The writer hands its just-committed rows over
@@ -34,7 +43,9 @@ const ENQUEUE_TIMEOUT_MS = 5000;
  * older than HANDOVER_GRACE_MS with FOR UPDATE SKIP LOCKED (so several relays
  * share the work), adds them (a re-sent row is a no-op), deletes them and
  * commits. A crash or a Redis outage between commit and enqueue loses
- * nothing: the rows stay until a relay has handed them over.
+ * nothing: the rows stay until a relay has handed them over. With Sentinel
+ * (a replica to fail over to) a row is deleted only once a replica has its
+ * job too, so a failover right after the hand-over loses nothing either.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,6 +60,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private enqueuedIds: number[] = [];
   private deleteTimer?: NodeJS.Timeout;
   private deleting: Promise<void> = Promise.resolve();
+  /** With Sentinel a job's row goes only once a replica holds the job too. */
+  private readonly waitForReplica: boolean;
+  private replicasConnected = { count: 0, at: -Infinity };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -56,8 +70,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @InjectQueue(QueueName.Tasks) tasks: Queue,
     @InjectQueue(QueueName.Billing) billing: Queue,
     @InjectQueue(QueueName.Webhooks) webhooks: Queue,
+    redis: RedisConfig,
   ) {
     this.queues = { tasks, billing, webhooks };
+    this.waitForReplica = redis.topology.kind === 'sentinel';
   }
 
   onApplicationBootstrap(): void {
@@ -88,7 +104,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.handing.length) {
       const batch = this.handing.splice(0, OUTBOX_BATCH);
       try {
-        await this.enqueue(batch);
+        if (!(await this.replicated(await this.enqueue(batch)))) {
+          this.logger.warn('outbox hand-over: no replica has the jobs yet (the poll re-sends)');
+          continue;
+        }
       } catch (error) {
         this.logger.warn(`outbox hand-over (the poll retries): ${(error as Error).message}`);
         continue;
@@ -137,7 +156,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return this.dataSource.transaction(async (manager) => {
       const rows = await this.outbox.claim(manager, OUTBOX_BATCH, HANDOVER_GRACE_MS);
       if (!rows.length) return 0;
-      await this.enqueue(rows);
+      // Not on a replica yet: the rows stay (released at commit) for a later poll.
+      if (!(await this.replicated(await this.enqueue(rows)))) return 0;
       await this.outbox.remove(
         manager,
         rows.map((r) => r.id),
@@ -151,7 +171,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
    * job with add, several with addBulk (its pipeline costs more than the
    * job itself to build, and at a trickle every batch holds one job).
    */
-  private async enqueue(rows: OutboxRow[]): Promise<void> {
+  private async enqueue(rows: OutboxRow[]): Promise<QueueName[]> {
     const byQueue = new Map<QueueName, Parameters<Queue['addBulk']>[0]>();
     for (const row of rows) {
       const name = row.jobName as JobName;
@@ -170,7 +190,43 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       ),
       ENQUEUE_TIMEOUT_MS,
     );
+    return [...byQueue.keys()];
   }
+
+  /**
+   * Whether the jobs just added through these queues' connections are on a
+   * replica too (WAIT counts the writes made on the same connection). True
+   * without Sentinel, and while the primary has no replica connected: then
+   * no failover could keep more, and waiting would only hold every row back.
+   */
+  private async replicated(queues: QueueName[]): Promise<boolean> {
+    if (!this.waitForReplica) return true;
+    // BullMQ's client forwards these commands to the ioredis connection that added the jobs.
+    const clients = await Promise.all(
+      queues.map(
+        async (queue) => (await this.queues[queue].getBackend().client) as unknown as Replication,
+      ),
+    );
+    if (!clients.length || !(await this.hasReplica(clients[0]))) return true;
+    const acks = await Promise.all(clients.map((c) => c.wait(1, REPLICA_WAIT_MS)));
+    return acks.every((replicas) => replicas >= 1);
+  }
+
+  /** Whether the primary has a replica connected (ROLE, asked at most once a REPLICA_COUNT_TTL_MS). */
+  private async hasReplica(client: Replication): Promise<boolean> {
+    if (Date.now() - this.replicasConnected.at > REPLICA_COUNT_TTL_MS) {
+      const role = await client.role();
+      const replicas = role[0] === 'master' && Array.isArray(role[2]) ? role[2].length : 0;
+      this.replicasConnected = { count: replicas, at: Date.now() };
+    }
+    return this.replicasConnected.count > 0;
+  }
+}
+
+/** ROLE (a primary: `['master', offset, replicas]`) and WAIT (replicas that have this connection's writes). */
+interface Replication {
+  role(): Promise<unknown[]>;
+  wait(replicas: number, timeoutMs: number): Promise<number>;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,0 +1,101 @@
+import type { Queue } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import type { RedisConfig } from '@genhub/config';
+import { JobName } from '@genhub/queue';
+import type { OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
+import { HANDOVER_DELETE_MS, OutboxRelay, REPLICA_WAIT_MS } from './outbox-relay.service';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A queue whose primary has `connected` replicas (ROLE) of which `replicas`
+ * acknowledge a WAIT, recording what it was asked.
+ */
+function fakeQueue(replicas: number, connected = 1) {
+  const waits: [number, number][] = [];
+  const added: string[] = [];
+  const client = {
+    role: async () => [
+      'master',
+      0,
+      Array.from({ length: connected }, () => ['10.0.0.2', '6379', '0']),
+    ],
+    wait: async (n: number, ms: number) => {
+      waits.push([n, ms]);
+      return replicas;
+    },
+  };
+  const queue = {
+    add: async (_name: string, _data: unknown, opts: { jobId: string }) => added.push(opts.jobId),
+    addBulk: async (jobs: { opts: { jobId: string } }[]) =>
+      added.push(...jobs.map((j) => j.opts.jobId)),
+    getBackend: () => ({ client: Promise.resolve(client) }),
+  } as unknown as Queue;
+  return { queue, waits, added };
+}
+
+function relayWith(topology: 'standalone' | 'sentinel', replicas: number, connected = 1) {
+  const removed: number[] = [];
+  const outbox = {
+    hasDue: async () => false, // the poll finds nothing: only the hand-over moves rows
+    remove: async (_manager: unknown, ids: number[]) => removed.push(...ids),
+  } as unknown as OutboxRepository;
+  const tasks = fakeQueue(replicas, connected);
+  const other = fakeQueue(replicas, connected);
+  const redis = { topology: { kind: topology } } as unknown as RedisConfig;
+  const dataSource = { manager: {} } as unknown as DataSource;
+  const relay = new OutboxRelay(dataSource, outbox, tasks.queue, other.queue, other.queue, redis);
+  relay.onApplicationBootstrap();
+  return { relay, removed, tasks };
+}
+
+const row = (id: number): OutboxRow =>
+  ({
+    id,
+    jobName: JobName.RunTask,
+    jobId: `task-${id}`,
+    payload: { v: 1, taskId: `t${id}` },
+  }) as unknown as OutboxRow;
+
+describe('OutboxRelay hand-over', () => {
+  let running: OutboxRelay | undefined;
+  afterEach(() => running?.onApplicationShutdown());
+
+  it('standalone: deletes handed-over rows without asking any replica', async () => {
+    const { relay, removed, tasks } = relayWith('standalone', 0);
+    running = relay;
+    relay.handOver([row(1), row(2)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(tasks.added).toEqual(['task-1', 'task-2']);
+    expect(tasks.waits).toEqual([]);
+    expect(removed).toEqual([1, 2]);
+  });
+
+  it('Sentinel: deletes the rows once a replica has their jobs (WAIT 1)', async () => {
+    const { relay, removed, tasks } = relayWith('sentinel', 1);
+    running = relay;
+    relay.handOver([row(3)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(tasks.waits).toEqual([[1, REPLICA_WAIT_MS]]);
+    expect(removed).toEqual([3]);
+  });
+
+  it('Sentinel without a connected replica (after a failover): deletes without waiting', async () => {
+    const { relay, removed, tasks } = relayWith('sentinel', 0, 0);
+    running = relay;
+    relay.handOver([row(5)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(tasks.waits).toEqual([]);
+    expect(removed).toEqual([5]);
+  });
+
+  it('Sentinel: keeps the rows for the poll when no replica acknowledged the jobs', async () => {
+    const { relay, removed, tasks } = relayWith('sentinel', 0);
+    running = relay;
+    relay.handOver([row(4)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(tasks.added).toEqual(['task-4']);
+    expect(tasks.waits).toEqual([[1, REPLICA_WAIT_MS]]);
+    expect(removed).toEqual([]);
+  });
+});
