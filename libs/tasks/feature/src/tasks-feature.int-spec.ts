@@ -326,7 +326,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       [acks.map((a) => a.id)],
     );
     expect(rows.map((r) => r.task_id).sort()).toEqual(acks.map((a) => a.id).sort());
-    // Twelve terminal writes, two at a time at most: the ones that waited shared a transaction.
+    // Twelve terminal writes, one batch at a time: the ones that waited shared a transaction.
     expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(12);
   });
 

@@ -15,8 +15,8 @@ import { toWebhookPayload } from '../util/task-views.util';
 import { AccountBatcher } from '../util/account-batcher.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
 
-/** Settlement batches in flight per account from one process (each locks the balance row). */
-export const SETTLEMENTS_PER_ACCOUNT = 2;
+/** Settlement batches in flight per account from one process (one: each holds the balance row). */
+export const SETTLEMENTS_PER_ACCOUNT = 1;
 /** Terminal writes of one account settled in one transaction at most. */
 export const SETTLEMENT_BATCH = 64;
 

@@ -17,7 +17,7 @@ interface Line {
 }
 
 export interface AccountBatcherOptions {
-  /** Batches of one key in flight at once (two: the next travels while one commits). */
+  /** Batches of one key in flight at once. */
   perKey: number;
   /** Calls in one batch at most. */
   maxBatch: number;

@@ -37,8 +37,11 @@ export interface SubmitTaskInput {
 export type SubmitTaskResult = SubmitAckDto;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-/** Two: one batch can travel while the one before it commits. */
-export const RESERVATIONS_PER_ACCOUNT = 2;
+/**
+ * One: the next batch gathers while this one holds the balance row and commits
+ * (a second in flight would only wait on that row's lock; measured, decision 0118).
+ */
+export const RESERVATIONS_PER_ACCOUNT = 1;
 /** Submits of one account reserved in one transaction at most. */
 export const RESERVATION_BATCH = 64;
 const MAX_WEBHOOK_URL = 2048;
