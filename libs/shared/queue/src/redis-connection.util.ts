@@ -90,10 +90,20 @@ export function redisConnection(url: string): NodeOptions {
   return redisOptions({ kind: 'standalone', url }, BULLMQ_TUNING);
 }
 
-/** Closes a queue opened with `bullConnection`, its Cluster client included. */
+/**
+ * Closes a queue opened with `bullConnection`. BullMQ closes the connections
+ * it opened from options; a Cluster client it counts as shared and leaves
+ * open, so that one is ended here (and only that one: disconnecting a closed
+ * or still-connecting BullMQ connection can throw).
+ */
 export async function closeQueue(queue: Queue): Promise<void> {
   await queue.close();
-  await queue.disconnect();
+  const connection: unknown = queue.opts.connection;
+  if (connection instanceof Cluster && connection.status !== 'end') {
+    const ended = new Promise((resolve) => connection.once('end', resolve));
+    connection.disconnect();
+    await ended;
+  }
 }
 
 /** The primaries of a cluster, or the one server otherwise: where every key lives. */

@@ -293,6 +293,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
 
     // Delivered now: a second replay finds nothing.
     const again = await admin('webhooks:replay', '--account', accountId);
+    expect({ code: again.code, err: again.err }).toEqual({ code: 0, err: '' });
     expect(again.json).toMatchObject({
       found: { abandoned: 0, stalled: 0, missing: 0 },
       replayed: 0,
