@@ -91,18 +91,26 @@ export function redisConnection(url: string): NodeOptions {
 }
 
 /**
- * Closes a queue opened with `bullConnection`. BullMQ closes the connections
- * it opened from options; a Cluster client it counts as shared and leaves
- * open, so that one is ended here (and only that one: disconnecting a closed
- * or still-connecting BullMQ connection can throw).
+ * Closes a queue. BullMQ closes the connections it opened from options; a
+ * client given to it (a Cluster from `bullConnection`, or an ioredis client a
+ * caller made) it counts as shared and leaves open, so that one is ended here,
+ * and only that one: disconnecting BullMQ's own closed connection can throw.
  */
 export async function closeQueue(queue: Queue): Promise<void> {
   await queue.close();
   const connection: unknown = queue.opts.connection;
-  if (connection instanceof Cluster && connection.status !== 'end') {
-    const ended = new Promise((resolve) => connection.once('end', resolve));
+  if (
+    (connection instanceof Redis || connection instanceof Cluster) &&
+    connection.status !== 'end'
+  ) {
+    // Wait for its end, but not forever (a client that never connected may not say so).
+    let timer: NodeJS.Timeout | undefined;
+    const ended = new Promise((resolve) => {
+      connection.once('end', resolve);
+      timer = setTimeout(resolve, 1000);
+    });
     connection.disconnect();
-    await ended;
+    await ended.finally(() => clearTimeout(timer));
   }
 }
 
