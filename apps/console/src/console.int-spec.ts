@@ -272,9 +272,10 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       await op.getByLabel(/^Top-up amount/).fill('5');
       await op.getByRole('button', { name: 'Top up', exact: true }).click();
       await op.getByText('Topped up 5; balance after: 5.').waitFor();
-      expect(await op.locator('.account-balance').innerText()).toBe(
-        '5 USD (0 reserved by running tasks)',
-      );
+      await op
+        .locator('.account-balance')
+        .getByText('5 USD (0 reserved by running tasks)', { exact: true })
+        .waitFor();
       await screen('operator-account', op);
       await op.setViewportSize({ width: 390, height: 844 });
       await expectFitsThePhone(op);

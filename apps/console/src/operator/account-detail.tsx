@@ -38,13 +38,14 @@ export function AccountDetail({ client, accountId, onBack, onSignedOut }: Props)
     void load();
   }, [client, accountId]);
 
-  /** Runs one change, shows what it did, and reads the account again. */
+  /** Runs one change, reads the account again, then says what it did (message and figures agree). */
   async function change(run: () => Promise<string>) {
     setError(undefined);
     setDone(undefined);
     try {
-      setDone(await run());
+      const message = await run();
       await load();
+      setDone(message);
     } catch (e) {
       fail(e);
     }
