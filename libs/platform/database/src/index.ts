@@ -1,4 +1,5 @@
 export * from './data-source.factory';
 export * from './database.module';
 export * from './database-outage.util';
+export * from './keyset-cursor.util';
 export * from './prepared-query.util';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { KeysetPosition } from '@genhub/database';
 import type { Currency } from '@genhub/money';
 import { AccountEntity, AccountLevel, AccountStatus } from '../entities';
 import { generateWebhookSecret } from '../keys/api-key.util';
@@ -17,11 +18,7 @@ interface AccountRow {
 }
 
 /** Where a page of accounts starts: after the account with this (created_at, id), newest first. */
-export interface AccountPosition {
-  /** PostgreSQL's exact created_at (microseconds, UTC), as `position` gave it. */
-  createdAt: string;
-  id: string;
-}
+export type AccountPosition = KeysetPosition;
 
 export interface AccountPageFilter {
   status?: AccountStatus;

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { KeysetPosition } from '@genhub/database';
 import type { TaskTimings } from '../entities/task.entity';
 import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
 
 /** Where a page starts: after the task with this (created_at, id), newest first. */
-export interface HistoryPosition {
-  /** PostgreSQL's exact created_at (microseconds), as `position` gave it. */
-  createdAt: string;
-  id: string;
-}
+export type HistoryPosition = KeysetPosition;
 
 export interface HistoryFilter {
   accountId: string;

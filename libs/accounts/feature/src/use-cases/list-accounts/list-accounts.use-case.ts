@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import {
   type AccountPosition,
   AccountRepository,
   type AccountStatus,
 } from '@genhub/accounts-data-access';
+import { decodeKeysetCursor, encodeKeysetCursor } from '@genhub/database';
 import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
 import { ACCOUNT_BALANCES, AccountBalances } from '../../ports/account-balances.port';
 import { AccountView } from '../account-view.types';
@@ -26,23 +26,15 @@ export interface AccountPage {
   nextCursor: string | null;
 }
 
-/**
- * A page position as an opaque, URL-safe cursor (and back; anything else is a
- * 400): the task history's cursor style (decision 0113), over accounts.
- */
-export function encodeAccountCursor(position: AccountPosition): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`).toString('base64url');
-}
-
-export function decodeAccountCursor(cursor: string): AccountPosition {
-  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const exact = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-  if (extra !== undefined || !exact.test(createdAt ?? '') || !isUUID(id ?? ''))
+/** The position a cursor names (the task history's cursors, decision 0113); anything else is a 400. */
+function positionOf(cursor: string): AccountPosition {
+  const position = decodeKeysetCursor(cursor);
+  if (!position)
     throw new AppException(AppErrorCode.InvalidRequest, {
       message: `${APP_ERRORS[AppErrorCode.InvalidRequest].message}: cursor must be a next_cursor passed back as it was given`,
       fields: ['cursor'],
     });
-  return { createdAt, id };
+  return position;
 }
 
 /**
@@ -61,7 +53,7 @@ export class ListAccountsUseCase {
     const limit = input.limit ?? DEFAULT_ACCOUNT_PAGE_SIZE;
     const rows = await this.accounts.pageAccounts({
       status: input.status,
-      after: input.cursor !== undefined ? decodeAccountCursor(input.cursor) : undefined,
+      after: input.cursor !== undefined ? positionOf(input.cursor) : undefined,
       limit: limit + 1,
     });
     const page = rows.slice(0, limit);
@@ -71,7 +63,7 @@ export class ListAccountsUseCase {
         account,
         balance: balances.get(account.id) ?? { balanceUnits: 0, reservedUnits: 0 },
       })),
-      nextCursor: rows.length > limit ? encodeAccountCursor(page[page.length - 1].position) : null,
+      nextCursor: rows.length > limit ? encodeKeysetCursor(page[page.length - 1].position) : null,
     };
   }
 }

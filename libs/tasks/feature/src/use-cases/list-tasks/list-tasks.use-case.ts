@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type {
   ListTasksQueryDto,
   TaskListItemDto,
   TaskListPageDto,
   TimingsDto,
 } from '@genhub/contracts/server';
+import { decodeKeysetCursor, encodeKeysetCursor } from '@genhub/database';
 import { AppException } from '@genhub/errors';
 import {
   type HistoryPosition,
@@ -23,17 +23,11 @@ export interface ListTasksInput {
 const invalid = (field: string, message: string) =>
   new AppException('invalid_request', { message, fields: [field] });
 
-/** A page position as an opaque, URL-safe cursor (and back; anything else is a 400). */
-export function encodeCursor(position: HistoryPosition): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): HistoryPosition {
-  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const exact = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-  if (extra !== undefined || !exact.test(createdAt ?? '') || !isUUID(id ?? ''))
-    throw invalid('cursor', 'Invalid cursor: pass back next_cursor as it was given');
-  return { createdAt, id };
+/** The position a cursor names; anything else is a 400. */
+function positionOf(cursor: string): HistoryPosition {
+  const position = decodeKeysetCursor(cursor);
+  if (!position) throw invalid('cursor', 'Invalid cursor: pass back next_cursor as it was given');
+  return position;
 }
 
 function item(row: HistoryRow): TaskListItemDto {
@@ -72,14 +66,14 @@ export class ListTasksUseCase {
       modelPrefix: query.model,
       createdAfter,
       createdBefore,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? positionOf(query.cursor) : undefined,
       limit: limit + 1,
       includeInput: query.include === 'input',
     });
     const page = rows.slice(0, limit);
     return {
       items: page.map(item),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].position) : null,
+      next_cursor: rows.length > limit ? encodeKeysetCursor(page[page.length - 1].position) : null,
     };
   }
 }
