@@ -57,6 +57,7 @@ export class RunTaskProcessor extends ObservedWorkerHost {
     } = await this.runTask.execute({
       taskId: data.taskId,
       requestId: data.requestId,
+      task: data.task,
     });
     this.outcomes.inc({ model, outcome, code: code === undefined ? '' : String(code) });
     this.logger.log({ attempt: job.attemptsMade + 1, outcome, code }, 'task run');

@@ -36,11 +36,57 @@ describe('parseJob', () => {
     ['an unknown job name', 'nope', { v: 1, taskId }, /unknown job nope/],
     ['another queue’s job', 'settle-task', { v: 1, taskId }, /unknown job settle-task/],
     ['a payload that is not an object', 'run-task', 'x', /payload is not an object/],
-    ['an unknown version', 'run-task', { v: 2, taskId }, /unsupported version 2/],
+    ['an unknown version', 'run-task', { v: 0, taskId }, /unsupported version 0/],
+    [
+      'a version-2 run job without its task',
+      'run-task',
+      { v: 2, taskId },
+      /task must be an object/,
+    ],
+    [
+      'a version-1 run job with a task',
+      'run-task',
+      { v: 1, taskId, task: {} },
+      /task is for version 2 only/,
+    ],
     ['a version from the future', 'run-task', { v: 3, taskId }, /unsupported version 3/],
     ['a task id that is not a UUID', 'run-task', { v: 1, taskId: 'x' }, /taskId must be a UUID/],
   ])('fails %s for good', (_what, name, data, message) => {
     const parse = () => parseJob({ name, data }, [JobName.RunTask]);
+    expect(parse).toThrow(UnrecoverableError);
+    expect(parse).toThrow(message);
+  });
+
+  const snapshot = {
+    accountId,
+    model: 'local/simulator/test',
+    channel: 'stable',
+    category: 'test',
+    input: { prompt: 'x' },
+    webhookUrl: null,
+    outputPrefix: 'team-a',
+    priceUnits: 1000,
+    timeLimitMs: 60_000,
+    createdAt: '2026-11-26T04:08:46.349907+00:00',
+  };
+
+  it('takes a version-2 run job with its task’s fixed fields', () => {
+    const data = { v: 2, taskId, requestId: 'r1', task: snapshot };
+    expect(parseJob({ name: 'run-task', data }, [JobName.RunTask]).data).toBe(data);
+  });
+
+  it.each([
+    [{ accountId: 'x' }, /task.accountId must be a UUID/],
+    [{ model: '' }, /task.model must be a non-empty string/],
+    [{ channel: undefined }, /task.channel must be a non-empty string/],
+    [{ input: [] }, /task.input must be an object/],
+    [{ webhookUrl: 3 }, /task.webhookUrl must be a string or null/],
+    [{ priceUnits: -1 }, /task.priceUnits must be an integer ≥ 0/],
+    [{ timeLimitMs: 0.5 }, /task.timeLimitMs must be an integer ≥ 1/],
+    [{ createdAt: 'yesterday' }, /task.createdAt must be a date/],
+  ])('checks a version-2 run job’s task (%o)', (change, message) => {
+    const data = { v: 2, taskId, task: { ...snapshot, ...change } };
+    const parse = () => parseJob({ name: 'run-task', data }, [JobName.RunTask]);
     expect(parse).toThrow(UnrecoverableError);
     expect(parse).toThrow(message);
   });

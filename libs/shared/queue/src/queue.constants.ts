@@ -15,14 +15,37 @@ export const JobName = {
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
 /**
- * Payloads carry ids and a schema version, never whole entities. `requestId`
+ * Payloads carry ids and a schema version, never whole entities (a run job
+ * may carry the fields of its task that never change, below). `requestId`
  * is the HTTP request that created the task, for log correlation only
  * (optional: jobs enqueued before it existed have none).
+ *
+ * Version 2 of a run job also carries `task`: what the run needs of its task,
+ * every field fixed at submit, so the worker starts without reading the row
+ * and a run that ends at once claims the task in its terminal write
+ * (decision 0122). Version 1 (ids only: tasks with a large input, jobs
+ * re-enqueued by the recovery commands) has the worker claim the task first.
  */
 export interface RunTaskJob {
-  v: 1;
+  v: 1 | 2;
   taskId: string;
   requestId?: string;
+  /** Version 2 only. */
+  task?: RunTaskSnapshot;
+}
+/** The fields of a task fixed at submit, as a version-2 run job carries them. */
+export interface RunTaskSnapshot {
+  accountId: string;
+  model: string;
+  channel: string;
+  category: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  outputPrefix: string | null;
+  priceUnits: number;
+  timeLimitMs: number;
+  /** ISO 8601, stamped by the statement that creates the task (its `created_at`). */
+  createdAt: string;
 }
 export interface SettleTaskJob {
   v: 1;

@@ -20,7 +20,7 @@ import { DatabaseModule } from '@genhub/database';
 import { APP_ERRORS, AppException, TASK_CODES } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
-import { QueueModule, QueueName } from '@genhub/queue';
+import { QueueModule, QueueName, RunTaskJob } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   RESERVATION_PORT,
@@ -37,6 +37,7 @@ import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import {
   RESERVATIONS_PER_ACCOUNT,
+  RUN_JOB_MAX_INPUT_BYTES,
   SubmitTaskInput,
   SubmitTaskUseCase,
 } from './use-cases/submit-task/submit-task.use-case';
@@ -272,7 +273,25 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       category: 'test',
     });
     const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
-    expect(job.data).toEqual({ v: 1, taskId: ack.id });
+    // Version 2: the task's fixed fields, created_at as the row has it (decision 0122).
+    const row = await tasks.findOwnedTask(accountId, ack.id);
+    expect(job.data).toEqual({
+      v: 2,
+      taskId: ack.id,
+      task: {
+        accountId,
+        model: 'local/simulator/test',
+        channel: 'stable',
+        category: 'test',
+        input: { prompt: 'hello' },
+        webhookUrl: null,
+        outputPrefix: null,
+        priceUnits: 1000,
+        timeLimitMs: SIMULATOR_MODEL.timeLimitMs,
+        createdAt: expect.any(String),
+      },
+    });
+    expect(new Date((job.data as RunTaskJob).task?.createdAt ?? '')).toEqual(row?.createdAt);
     const pending = await result.execute({ accountId, taskId: ack.id });
     expect(pending).toEqual({
       body: { id: ack.id, status: 'processing' },
@@ -425,6 +444,85 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       `outputs/${ack.id}/0-r2.png`,
     ]);
     expect(await settlementsOf(ack.id)).toEqual(['completed']); // the loser settled nothing
+  });
+
+  describe('a run job carrying its task (version 2)', () => {
+    /** Runs the task from its job as the worker does: the job's data, no read first. */
+    async function runFromJob(taskId: string) {
+      const job = await until(() => queues.tasks.getJob(`task-${taskId}`));
+      return run.execute({ taskId, ...(job.data as RunTaskJob) });
+    }
+    const claims = () => jest.spyOn(tasks, 'claimForRun');
+    afterEach(() => jest.restoreAllMocks());
+
+    it('keeps a large input out of the job: version 1, the worker reads the row', async () => {
+      const ack = await submit.execute(sim({ prompt: 'x'.repeat(RUN_JOB_MAX_INPUT_BYTES) }));
+      const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
+      expect(job.data).toEqual({ v: 1, taskId: ack.id });
+      const claim = claims();
+      expect((await runFromJob(ack.id)).outcome).toBe('completed');
+      expect(claim).toHaveBeenCalledTimes(1);
+    });
+
+    it('a run that ends at once claims the task in its terminal write: no claim of its own', async () => {
+      const ack = await submit.execute(sim({ prompt: 'quick', num_outputs: 0 }));
+      const claim = claims();
+      expect((await runFromJob(ack.id)).outcome).toBe('completed');
+      expect(claim).not.toHaveBeenCalled();
+      const row = await tasks.findOwnedTask(accountId, ack.id);
+      expect(row).toMatchObject({ status: 'completed', attempt: 1, outputs: [] });
+      expect(row?.startedAt?.getTime()).toBeGreaterThanOrEqual(row?.createdAt.getTime() ?? NaN);
+      expect(row?.timings?.total).toBeGreaterThanOrEqual(0);
+      expect(await settlementsOf(ack.id)).toEqual(['completed']);
+      // The job again (a duplicate delivery): nothing left to run, nothing settled twice.
+      expect((await runFromJob(ack.id)).outcome).toBe('skipped');
+      expect(await settlementsOf(ack.id)).toEqual(['completed']);
+    });
+
+    it('a longer run claims after CLAIM_AFTER_MS: processing while it runs, attempt 1', async () => {
+      const ack = await submit.execute(sim({ prompt: 'slow', duration_ms: 400 }));
+      const claim = claims();
+      const outcome = runFromJob(ack.id);
+      await until(
+        async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+      );
+      expect((await outcome).outcome).toBe('completed');
+      expect(claim).toHaveBeenCalledTimes(1);
+      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({
+        status: 'completed',
+        attempt: 1,
+      });
+    });
+
+    it('claims before storing an output, whose name carries the attempt', async () => {
+      const ack = await submit.execute(sim({ prompt: 'one image', num_outputs: 1 }));
+      const claim = claims();
+      expect((await runFromJob(ack.id)).outcome).toBe('completed');
+      expect(claim).toHaveBeenCalledTimes(1);
+      const { body } = await result.execute({ accountId, taskId: ack.id });
+      expect(body).toMatchObject({ outputs: [`http://cdn.test/outputs/${ack.id}/0.png`] });
+    });
+
+    it('an earlier run that claimed and stalled: the job’s copy loses, claims attempt 2 and completes', async () => {
+      const ack = await submit.execute(sim({ prompt: 'stalled', duration_ms: 400 }));
+      const stalled = run.execute({ taskId: ack.id }).then((r) => r.outcome); // claims attempt 1
+      await until(
+        async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+      );
+      const again = await runFromJob(ack.id);
+      expect(again.outcome).toBe('completed');
+      expect(await stalled).toBe('superseded');
+      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({ attempt: 2 });
+      expect(await settlementsOf(ack.id)).toEqual(['completed']);
+    });
+
+    it('a task deleted before its run: the run writes and stores nothing', async () => {
+      const ack = await submit.execute(sim({ prompt: 'gone', num_outputs: 1 }));
+      await ds.query(`UPDATE tasks.tasks SET status = 'deleted' WHERE id = $1`, [ack.id]);
+      expect((await runFromJob(ack.id)).outcome).toBe('skipped');
+      expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([]);
+      expect(await settlementsOf(ack.id)).toEqual([]);
+    });
   });
 
   describe('sync', () => {

@@ -20,7 +20,8 @@ describe('task lifecycle', () => {
 
   it('derives the sources of each conditional update', () => {
     expect(allowedSources('processing')).toEqual(['created', 'processing']);
-    expect(allowedSources('completed')).toEqual(['processing']);
+    // created → completed: a run that claims the task in its terminal write (decision 0122).
+    expect(allowedSources('completed')).toEqual(['created', 'processing']);
     expect(allowedSources('failed')).toEqual(['created', 'processing']);
     expect(allowedSources('deleted')).toEqual(['created', 'processing', 'completed', 'failed']);
     expect(allowedSources('created')).toEqual([]);

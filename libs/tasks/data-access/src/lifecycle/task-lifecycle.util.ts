@@ -14,7 +14,9 @@ export type TaskStatus = (typeof TaskStatus)[keyof typeof TaskStatus];
 
 const TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
   // created → failed: the sweeper, or a run that cannot even start.
-  created: ['processing', 'failed', 'deleted'],
+  // created → completed/failed: a run that ended before it claimed the task
+  // claims it in its terminal write (decision 0122).
+  created: ['processing', 'completed', 'failed', 'deleted'],
   // processing → processing: a stalled run picked up again by another worker (attempt + 1).
   processing: ['processing', 'completed', 'failed', 'deleted'],
   completed: ['deleted'],

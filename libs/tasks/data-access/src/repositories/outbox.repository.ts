@@ -14,12 +14,18 @@ export interface OutboxRow extends OutboxItem {
 /**
  * A data-modifying CTE named `name` that writes `items` (given as ONE jsonb
  * parameter, see outboxParam) once per row of `source`: the outbox rows of a
- * state change written by the statement that makes the change.
+ * state change written by the statement that makes the change. `payload`
+ * may rewrite each item's payload (`j.payload`) from the source row.
  */
-export function outboxInsertCte(name: string, source: string, param: number): string {
+export function outboxInsertCte(
+  name: string,
+  source: string,
+  param: number,
+  payload = 'j.payload',
+): string {
   return `${name} AS (
     INSERT INTO tasks.outbox (job_name, job_id, payload)
-    SELECT j.job_name, j.job_id, j.payload
+    SELECT j.job_name, j.job_id, ${payload}
       FROM ${source}, jsonb_to_recordset($${param}::jsonb) AS j(job_name text, job_id text, payload jsonb)
     RETURNING id, job_name AS "jobName", job_id AS "jobId", payload)`;
 }

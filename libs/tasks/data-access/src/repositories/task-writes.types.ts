@@ -43,6 +43,14 @@ export interface FinishedTask {
   settled: boolean;
 }
 
+/**
+ * Which run may write a terminal status: the one holding this attempt
+ * (`null`: whichever, for the stuck-task sweeper), or a run that started from
+ * its job's copy of the task and never claimed it, which claims it in the
+ * terminal write itself (decision 0122).
+ */
+export type FinishingRun = number | null | { unclaimedSince: Date };
+
 export interface CompletedFields {
   outputs: string[];
   outputKeys: string[];

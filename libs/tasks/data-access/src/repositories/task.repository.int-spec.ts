@@ -75,6 +75,53 @@ describe('TaskRepository (PostgreSQL)', () => {
     expect(await tasks.claimForRun(t.id)).toBeUndefined();
   });
 
+  it('lets a run that never claimed the task finish it only from created, claiming it there', async () => {
+    const fields = { outputs: ['u'], outputKeys: [], timings };
+    const startedAt = new Date(Date.now() - 5);
+    // Unclaimed and untouched: created → completed, attempt 1, started at the run's start.
+    const quick = newTask();
+    await insertTask(quick);
+    const won = await tasks.completeAnnouncing(quick.id, { unclaimedSince: startedAt }, fields, []);
+    expect(won?.task).toMatchObject({ status: 'completed', attempt: 1, startedAt });
+    expect(
+      await tasks.completeAnnouncing(quick.id, { unclaimedSince: startedAt }, fields, []),
+    ).toBeUndefined();
+    // Claimed meanwhile (a slower run of the same job): the unclaimed run loses, the claimant wins.
+    const claimed = newTask();
+    await insertTask(claimed);
+    await tasks.claimForRun(claimed.id);
+    const failed = { code: 5000, error: 'x', timings: null };
+    expect(
+      await tasks.failAnnouncing(claimed.id, { unclaimedSince: startedAt }, failed, []),
+    ).toBeUndefined();
+    expect((await tasks.completeAnnouncing(claimed.id, 1, fields, []))?.task.status).toBe(
+      'completed',
+    );
+    // A claimed run's attempt never matches a task still created.
+    const waiting = newTask();
+    await insertTask(waiting);
+    expect(await tasks.completeAnnouncing(waiting.id, 1, fields, [])).toBeUndefined();
+    expect((await tasks.findOwnedTask(waiting.accountId, waiting.id))?.status).toBe('created');
+  });
+
+  it('stamps a version-2 run job with the row’s created_at, and leaves other payloads alone', async () => {
+    const t = newTask();
+    const created = await tasks.insertReserved(
+      { sql: 'granted AS (SELECT 1 AS one)', params: [], yields: 'granted' },
+      t,
+      [
+        { jobName: 'run-task', jobId: `task-${t.id}`, payload: { v: 2, taskId: t.id, task: {} } },
+        { jobName: 'other', jobId: `other-${t.id}`, payload: { v: 1, taskId: t.id } },
+      ],
+    );
+    if (!created) throw new Error('not inserted');
+    const [run, other] = created.outbox;
+    const stamped = (run.payload as { task: { createdAt: string } }).task.createdAt;
+    expect(new Date(stamped).getTime()).toBe(created.createdAt.getTime());
+    expect(other.payload).toEqual({ v: 1, taskId: t.id });
+    await ds.query(`DELETE FROM tasks.outbox WHERE id = ANY($1)`, [[run.id, other.id]]);
+  });
+
   // Named otherwise than the ledger's CTE: the repository reads the name from `yields`.
   const reservedWhen = (ok: boolean) => ({
     sql: `granted AS (SELECT 1 AS one WHERE $1::boolean)`,

@@ -18,9 +18,14 @@ import type {
   CreatedTask,
   FailedFields,
   FinishedTask,
+  FinishingRun,
   JoinedWrites,
   NewTask,
 } from './task-writes.types';
+
+/** A version-2 run job's payload gets the new row's `created_at` (its other fields come from the caller). */
+const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'
+      THEN jsonb_set(j.payload, '{task,createdAt}', to_jsonb(t.created_at)) ELSE j.payload END`;
 
 /**
  * Tasks. Reads by id are scoped by account; every status write is one
@@ -36,8 +41,10 @@ export class TaskRepository {
    * numbered from $1 whose `yields` CTE has a row only when the price was
    * reserved —
    * then the `created` task and its outbox rows, written only from that row.
-   * Undefined when nothing was reserved (and so nothing was written). The
-   * balance row stays locked for this one statement only.
+   * A payload carrying the task's fixed fields (`task`, a version-2 run job)
+   * gets the row's `created_at` in it. Undefined when nothing was reserved
+   * (and so nothing was written). The balance row stays locked for this one
+   * statement only.
    */
   async insertReserved(
     reservation: SqlFragment,
@@ -57,7 +64,7 @@ export class TaskRepository {
                 ${p(8)}, ${p(9)}::bigint, ${p(10)}::int, ${p(11)}, ${p(12)}
            FROM ${reservation.yields}
          RETURNING created_at),
-       ${outboxInsertCte('o', 't', n + 13)}
+       ${outboxInsertCte('o', 't', n + 13, STAMP_CREATED_AT)}
        SELECT t.created_at, (SELECT coalesce(json_agg(o), '[]') FROM o) AS outbox FROM t`,
       [
         ...reservation.params,
@@ -163,19 +170,19 @@ export class TaskRepository {
   }
 
   /**
-   * processing → completed, only for the run that holds the latest attempt;
-   * `announce` (the jobs that follow) is written by the same statement, and
-   * only if the write won.
+   * → completed, only for the run that holds the latest attempt (or for a run
+   * that never claimed the task, see FinishingRun); `announce` (the jobs that
+   * follow) is written by the same statement, and only if the write won.
    */
   async completeAnnouncing(
     id: string,
-    attempt: number,
+    run: FinishingRun,
     fields: CompletedFields,
     announce: OutboxItem[],
     joined: JoinedWrites = {},
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'completed', id, attempt, announce, joined, [
+    return this.finish(manager, 'completed', id, run, announce, joined, [
       `code = 0, error = NULL, outputs = $5, output_keys = $6, timings = $7`,
       [
         JSON.stringify(fields.outputs),
@@ -185,16 +192,16 @@ export class TaskRepository {
     ]);
   }
 
-  /** → failed, only at the attempt the caller saw (`null`: whatever the attempt). */
+  /** → failed, only for the run the caller names (FinishingRun; `null`: whatever the attempt). */
   async failAnnouncing(
     id: string,
-    attempt: number | null,
+    run: FinishingRun,
     fields: FailedFields,
     announce: OutboxItem[],
     joined: JoinedWrites = {},
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'failed', id, attempt, announce, joined, [
+    return this.finish(manager, 'failed', id, run, announce, joined, [
       `code = $5, error = $6, outputs = '[]'::jsonb, timings = $7`,
       [fields.code, fields.error, fields.timings ? JSON.stringify(fields.timings) : null],
     ]);
@@ -203,18 +210,31 @@ export class TaskRepository {
   /**
    * ONE statement: the conditional terminal update and, if it won, the outbox
    * rows and the joined writes of other domains (the settlement, the webhook
-   * delivery), each given the condition "the update won".
+   * delivery), each given the condition "the update won". A run that never
+   * claimed the task claims it here: only from `created` (attempt 0, so no
+   * claim happened meanwhile), taking attempt 1 and its own start time.
    */
   private async finish(
     manager: EntityManager,
     to: 'completed' | 'failed',
     id: string,
-    attempt: number | null,
+    run: FinishingRun,
     announce: OutboxItem[],
     joined: JoinedWrites,
     [set, params]: [string, unknown[]],
   ): Promise<FinishedTask | undefined> {
-    const own = [id, allowedSources(to), attempt, outboxParam(announce), ...params];
+    const unclaimed = typeof run === 'object' && run !== null;
+    // $3 is the attempt that may finish, or the start of a run that claims here.
+    const [claim, fence] = unclaimed
+      ? [`attempt = 1, started_at = $3::timestamptz, `, `attempt = 0`]
+      : ['', `($3::int IS NULL OR attempt = $3)`];
+    const own = [
+      id,
+      unclaimed ? [TaskStatus.Created] : allowedSources(to),
+      unclaimed ? run.unclaimedSince : run,
+      outboxParam(announce),
+      ...params,
+    ];
     const won = 'EXISTS (SELECT 1 FROM t)';
     const settlement = joined.settle?.(won);
     const delivery = joined.deliver?.(won);
@@ -229,8 +249,8 @@ export class TaskRepository {
     const rows = await preparedQuery<(TaskRow & { announced: OutboxRow[]; settled: boolean })[]>(
       manager,
       `WITH t AS (
-         UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${set}
-          WHERE id = $1 AND status = ANY($2) AND ($3::int IS NULL OR attempt = $3)
+         UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${claim}${set}
+          WHERE id = $1 AND status = ANY($2) AND ${fence}
           RETURNING ${TASK_COLUMNS}),
        ${outboxInsertCte('o', 't', 4)}${ctes.join('')}
        SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,

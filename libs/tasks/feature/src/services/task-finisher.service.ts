@@ -5,6 +5,7 @@ import { Channel, JobName, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
   FailedFields,
+  FinishingRun,
   OutboxItem,
   TaskEntity,
   TaskRepository,
@@ -53,15 +54,22 @@ export class TaskFinisher {
 
   /**
    * Finishes the task if it is still in a state that may finish and still at
-   * the attempt the caller saw (`task.attempt`; a later claim supersedes it);
-   * returns the terminal row, or undefined when another writer won.
+   * the attempt the caller saw (`task.attempt`; a later claim supersedes it),
+   * or — for a run that never claimed it (`unclaimedSince`, its start) — if
+   * it is still `created`; returns the terminal row, or undefined when
+   * another writer won.
    */
   async finish(
     task: TaskEntity,
     ending: TaskEnding,
-    /** The request that created the task, passed on to the webhook job for log correlation. */
-    requestId?: string,
+    options: {
+      /** The request that created the task, passed on to the webhook job for log correlation. */
+      requestId?: string;
+      unclaimedSince?: Date;
+    } = {},
   ): Promise<TaskEntity | undefined> {
+    const { requestId, unclaimedSince } = options;
+    const run: FinishingRun = unclaimedSince ? { unclaimedSince } : task.attempt;
     // The webhook body, from the row as the terminal write will leave it.
     const terminal: TaskEntity = Object.assign(
       new TaskEntity(),
@@ -99,22 +107,8 @@ export class TaskFinisher {
     };
     const finished = await this.accountLines.run(task.accountId, (manager) =>
       'completed' in ending
-        ? this.tasks.completeAnnouncing(
-            task.id,
-            task.attempt,
-            ending.completed,
-            announce,
-            joined,
-            manager,
-          )
-        : this.tasks.failAnnouncing(
-            task.id,
-            task.attempt,
-            ending.failed,
-            announce,
-            joined,
-            manager,
-          ),
+        ? this.tasks.completeAnnouncing(task.id, run, ending.completed, announce, joined, manager)
+        : this.tasks.failAnnouncing(task.id, run, ending.failed, announce, joined, manager),
     );
     if (!finished) return undefined;
     this.settlement.counted?.(settlement, finished.settled);

@@ -8,19 +8,29 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
-import { Channel, PubSubService } from '@genhub/queue';
+import { Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { TaskEntity, TaskRepository, TaskTimings } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
 import { TaskCancellation, TaskCancelledError } from '../../services/task-cancellation.service';
 import { TaskFinisher } from '../../services/task-finisher.service';
 import { outputKey } from '../../util/output-prefix.util';
+import { DeferredClaim } from './deferred-claim.util';
 
 export interface RunTaskInput {
   taskId: string;
   /** The request that created the task, passed on to the webhook job for log correlation. */
   requestId?: string;
+  /** The task's fixed fields when the job carries them (version 2): the run starts without a read. */
+  task?: RunTaskSnapshot;
 }
+
+/**
+ * How long a run started from its job's copy of the task goes before it
+ * claims the task (which then shows `processing`); a run that ends sooner
+ * claims it in its terminal write, one round trip less (decision 0122).
+ */
+export const CLAIM_AFTER_MS = 50;
 
 /** How a run ended, for the processor's logs and metrics. */
 export type RunTaskOutcome = 'completed' | 'failed' | 'skipped' | 'superseded' | 'deleted';
@@ -39,18 +49,30 @@ export class TaskTimeLimitError extends Error {
   }
 }
 
+/** The deferred claim found the task ended or deleted: this run's work is not the task's. */
+class TaskGoneError extends Error {
+  constructor(readonly taskId: string) {
+    super(`task ${taskId} is no longer open`);
+    this.name = 'TaskGoneError';
+  }
+}
+
 interface Failure {
   code: TaskFailureCode;
   error: string;
 }
 
 /**
- * Runs one task: claims it (created/processing → processing, attempt + 1),
- * runs the model's adapter with an AbortSignal (deletion, time limit → 5004),
- * stores the outputs under `outputs/{prefix}/{task}/…`, then finishes it
- * through TaskFinisher (ONE statement: the conditional terminal update, the
- * settlement of its reservation and the DeliverWebhook outbox row). A run that loses the race (superseded, deleted) removes its
- * outputs. The status notice follows the claim; the terminal notice is published after the commit.
+ * Runs one task. A job that carries the task's fixed fields starts at once
+ * and claims the task only when needed (DeferredClaim: after CLAIM_AFTER_MS,
+ * or before its first output is stored); a run that ends sooner claims it in
+ * its terminal write. Otherwise the run first claims it (created/processing →
+ * processing, attempt + 1). The adapter runs with an AbortSignal (deletion,
+ * time limit → 5004), outputs go under `outputs/{prefix}/{task}/…`, and
+ * TaskFinisher ends the task (ONE statement: the conditional terminal update,
+ * the settlement of its reservation and the DeliverWebhook outbox row). A run
+ * that loses the race (superseded, deleted) removes its outputs. The status
+ * notice follows a claim; the terminal notice is published after the commit.
  */
 @Injectable()
 export class RunTaskUseCase {
@@ -70,15 +92,48 @@ export class RunTaskUseCase {
   /** Runs the task; says how it ended, which model ran and the task code it ended with. */
   async execute(input: RunTaskInput): Promise<RunTaskReport> {
     await this.cancellation.listen();
-    const task = await this.tasks.claimForRun(input.taskId);
+    if (input.task) {
+      const report = await this.run(taskFromSnapshot(input.taskId, input.task), input.requestId, {
+        deferred: true,
+      });
+      if (report) return report;
+      // Its terminal write found the task no longer `created`: an earlier run of this
+      // job claimed it and stalled, or it ended meanwhile. Claim it as any re-run does.
+    }
+    const task = await this.claim(input.taskId);
     if (!task) return { outcome: 'skipped' };
-    if (task.attempt === 1) this.announceProcessing(task.id);
+    return (await this.run(task, input.requestId)) as RunTaskReport;
+  }
+
+  /**
+   * One run of `task`. With `deferred`, `task` is the job's copy (not yet
+   * claimed); undefined then means its claiming terminal write lost (nothing
+   * was written or stored).
+   */
+  private async run(
+    task: TaskEntity,
+    requestId: string | undefined,
+    { deferred = false } = {},
+  ): Promise<RunTaskReport | undefined> {
     const model = task.model;
     const claimedAt = Date.now();
     const startedAt = task.startedAt?.getTime() ?? claimedAt;
     const createdAt = task.createdAt.getTime();
 
     const controller = new AbortController();
+    const claim = deferred
+      ? new DeferredClaim(
+          () => this.claim(task.id),
+          CLAIM_AFTER_MS,
+          () => controller.abort(new TaskGoneError(task.id)),
+        )
+      : undefined;
+    /** The task as claimed by this run (awaiting a deferred claim). */
+    const owned = async (): Promise<TaskEntity> => {
+      const claimed = claim ? await claim.claim() : task;
+      if (!claimed) throw controller.signal.reason;
+      return claimed;
+    };
     const unregister = this.cancellation.register(task.id, controller);
     const limit = setTimeout(
       () => controller.abort(new TaskTimeLimitError(task.timeLimitMs)),
@@ -106,7 +161,9 @@ export class RunTaskUseCase {
         const outputs: string[] = [];
         for (const [index, output] of result.outputs.entries()) {
           if (controller.signal.aborted) throw controller.signal.reason;
-          outputs.push(await this.store(task, index, output, keys));
+          // Output names carry the attempt: a stored output needs the claim.
+          const owner = output.kind === 'text' ? task : await owned();
+          outputs.push(await this.store(owner, index, output, keys));
         }
         saveEnd = Date.now();
         outcome = { outputs };
@@ -114,11 +171,13 @@ export class RunTaskUseCase {
     } catch (error) {
       apiEnd = apiEnd === claimedAt ? Date.now() : apiEnd;
       saveEnd = Date.now();
-      if (controller.signal.reason instanceof TaskCancelledError) {
+      const reason: unknown = controller.signal.reason;
+      if (reason instanceof TaskCancelledError || reason instanceof TaskGoneError) {
+        claim?.cancel();
         await this.discard(keys);
-        return { outcome: 'deleted', model };
+        return { outcome: reason instanceof TaskCancelledError ? 'deleted' : 'skipped', model };
       }
-      outcome = this.toFailure(controller.signal.aborted ? controller.signal.reason : error);
+      outcome = this.toFailure(controller.signal.aborted ? reason : error);
     } finally {
       clearTimeout(limit);
       unregister();
@@ -126,13 +185,23 @@ export class RunTaskUseCase {
 
     const finishedAt = Date.now();
     const timings = measure(createdAt, startedAt, claimedAt, apiStart, apiEnd, saveEnd, finishedAt);
-    const finished = await this.finisher.finish(
-      task,
+    const ending =
       'outputs' in outcome
         ? { completed: { outputs: outcome.outputs, outputKeys: keys, timings } }
-        : { failed: { ...outcome, timings } },
-      input.requestId,
-    );
+        : { failed: { ...outcome, timings } };
+    let finished: TaskEntity | undefined;
+    if (claim && !claim.started) {
+      // Ended before its claim: the terminal write claims the task (only if still `created`).
+      claim.cancel();
+      finished = await this.finisher.finish(task, ending, {
+        requestId,
+        unclaimedSince: new Date(claimedAt),
+      });
+      if (!finished) return undefined;
+    } else {
+      const owner = claim ? await claim.claim() : task;
+      finished = owner ? await this.finisher.finish(owner, ending, { requestId }) : undefined;
+    }
     if (!finished) {
       // Superseded by a later attempt, or deleted meanwhile: this run's outputs are not the task's.
       await this.discard(keys);
@@ -145,6 +214,13 @@ export class RunTaskUseCase {
           model,
           code: 'code' in outcome ? outcome.code : TaskCode.InternalError,
         };
+  }
+
+  /** created/processing → processing (attempt + 1), with the status notice on a first claim. */
+  private async claim(taskId: string): Promise<TaskEntity | undefined> {
+    const task = await this.tasks.claimForRun(taskId);
+    if (task?.attempt === 1) this.announceProcessing(task.id);
+    return task;
   }
 
   /** Tries the channel's routes in order; a transient failure falls over to the next. */
@@ -218,6 +294,35 @@ export class RunTaskUseCase {
     this.logger.error(`task run failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`);
     return { code: TaskCode.InternalError, error: taskErrorMessage(TaskCode.InternalError) };
   }
+}
+
+/** The task as a version-2 run job carries it: `created`, not yet claimed. */
+function taskFromSnapshot(id: string, snapshot: RunTaskSnapshot): TaskEntity {
+  return Object.assign(new TaskEntity(), {
+    id,
+    accountId: snapshot.accountId,
+    model: snapshot.model,
+    channel: snapshot.channel,
+    category: snapshot.category,
+    status: 'created',
+    input: snapshot.input,
+    webhookUrl: snapshot.webhookUrl,
+    outputPrefix: snapshot.outputPrefix,
+    priceUnits: snapshot.priceUnits,
+    code: null,
+    error: null,
+    outputs: null,
+    outputKeys: null,
+    timings: null,
+    attempt: 0,
+    timeLimitMs: snapshot.timeLimitMs,
+    createdAt: new Date(snapshot.createdAt),
+    startedAt: null,
+    finishedAt: null,
+    deletedAt: null,
+    idempotencyKey: null,
+    requestHash: null,
+  } satisfies TaskEntity);
 }
 
 function measure(
