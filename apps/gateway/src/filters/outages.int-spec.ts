@@ -137,7 +137,8 @@ describe('gateway under PostgreSQL and Redis outages', () => {
       await sleep(50);
       job = await tasks.getJob(jobIdFor(JobName.RunTask, id));
     }
-    expect(job?.data).toMatchObject({ v: 1, taskId: id });
+    // The outbox row as written: the job carries the task's fixed fields (decision 0122).
+    expect(job?.data).toMatchObject({ v: 2, taskId: id, task: { accountId } });
     expect((await call(`${gw.url}/ready`)).status).toBe(200);
   }, 30_000);
 
