@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { type LocalPlatform, startLocalPlatform } from './local-platform.util';
 import type { RedisTestTopology } from './redis-topology.util';
 import { until } from './wait-for.util';
@@ -183,11 +184,18 @@ export function itRunsThePlatform(current: () => PlatformUnderTest): void {
   it('settles a task deleted while running through the billing queue: captured once', async () => {
     const run = current();
     const { body } = await submitTask(run, { duration_ms: 5000 }, { webhook: false });
-    await until(
-      async () =>
-        (await getJson<TaskResult>(run, `/v1/requests/${body.id}`)).status === 'processing',
-      20_000,
-    );
+    // Running for real: claimed (the public poll says `processing` for a queued task too,
+    // and a run claims its task only after 50 ms; decision 0122).
+    const db = new Client({ connectionString: run.platform.databaseUrl });
+    await db.connect();
+    try {
+      await until(async () => {
+        const { rows } = await db.query(`SELECT status FROM tasks.tasks WHERE id = $1`, [body.id]);
+        return rows[0]?.status === 'processing';
+      }, 20_000);
+    } finally {
+      await db.end();
+    }
     const res = await fetch(`${run.platform.gateway}/api/v3/predictions/${body.id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${run.key}` },

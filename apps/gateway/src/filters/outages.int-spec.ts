@@ -1,4 +1,6 @@
 import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@genhub/database';
 import { jobIdFor, JobName, QueueName, redisConnection } from '@genhub/queue';
 import { startTcpProxy, TcpProxy } from '@genhub/testing';
 import {
@@ -114,6 +116,42 @@ describe('gateway under PostgreSQL and Redis outages', () => {
     for (const [name, request] of requests)
       expect([name, (await request()).status]).toEqual([name, 200]);
     expect((await call(`${gw.url}/ready`)).status).toBe(200);
+  }, 30_000);
+
+  it('Redis down: the key cache is off, so a change whose notice cannot arrive applies at once (decision 0123)', async () => {
+    const issued = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys`, {
+      method: 'POST',
+      headers: admin(),
+    });
+    const { id: keyId, key: revokedKey } = issued.body as { id: string; key: string };
+    const balance = () => call(`${gw.url}/v1/balance`, { headers: auth(revokedKey) });
+    // Before any Redis cut in this file: the gateway's subscription has been up since it started.
+    expect((await balance()).status).toBe(200);
+    // Revoked behind the gateway's back (no notice, as from a replica whose publish
+    // was lost): while Redis is up the cached look-up still answers, as designed.
+    const db = new DataSource(dataSourceOptions({ url: DATABASE_URL }));
+    await db.initialize();
+    try {
+      await db.query(`UPDATE accounts.api_keys SET revoked_at = now() WHERE id = $1`, [keyId]);
+      expect((await balance()).status).toBe(200);
+
+      redis.cut();
+      // The subscription is gone, so is the cache: the key is read again and refused.
+      let refused = await balance();
+      for (let i = 0; i < 20 && refused.status !== 401; i++) {
+        await sleep(50);
+        refused = await balance();
+      }
+      expect([refused.status, refused.body]).toEqual([
+        401,
+        { code: 401, error: 'Invalid or revoked API key' },
+      ]);
+      expect((await balance()).status).toBe(401);
+    } finally {
+      redis.restore();
+      await db.destroy();
+    }
+    expect((await call(`${gw.url}/v1/balance`, { headers: auth() })).status).toBe(200);
   }, 30_000);
 
   it('Redis down: submit still answers at once (the outbox holds the job), which is queued when Redis is back', async () => {

@@ -17,6 +17,7 @@ export class PubSubService implements OnApplicationShutdown {
   private readonly logger = new Logger(PubSubService.name);
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly disconnectListeners = new Set<() => void>();
   private publisher?: RedisClient;
   private subscriber?: RedisClient;
 
@@ -58,9 +59,14 @@ export class PubSubService implements OnApplicationShutdown {
       });
       // ioredis subscribes again by itself; what was published meanwhile is lost.
       let readyBefore = false;
+      let up = false;
       this.subscriber.on('ready', () => {
         if (readyBefore) for (const listener of this.reconnectListeners) listener();
-        readyBefore = true;
+        readyBefore = up = true;
+      });
+      this.subscriber.on('close', () => {
+        if (up) for (const listener of this.disconnectListeners) listener();
+        up = false;
       });
     }
     let set = this.handlers.get(channel);
@@ -93,6 +99,15 @@ export class PubSubService implements OnApplicationShutdown {
   onReconnect(listener: () => void): () => void {
     this.reconnectListeners.add(listener);
     return () => this.reconnectListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` when the subscriber connection, once up, is lost: from
+   * then until onReconnect, notices may be missed. Returns the way to stop.
+   */
+  onDisconnect(listener: () => void): () => void {
+    this.disconnectListeners.add(listener);
+    return () => this.disconnectListeners.delete(listener);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -7,12 +7,40 @@ import {
 import { SecurityConfig } from '@genhub/config';
 import { APP_ERRORS, AppException } from '@genhub/errors';
 import { PubSubService } from '@genhub/queue';
-import { ApiKeyAuthenticator } from './api-key-authenticator.service';
-import { AuthChangesPublisher } from './auth-changes.service';
+import { ApiKeyAuthenticator, AUTH_RESUBSCRIBE_MS } from './api-key-authenticator.service';
+import { AUTH_CACHE_TTL_MS } from './auth-cache.util';
+import { AUTH_REPUBLISH_MS, AuthChangesPublisher } from './auth-changes.service';
 
 const PEPPER = 'unit-test-pepper-0123';
 
-function setup(credentials: Record<string, KeyCredential>) {
+/** PubSubService as the authenticator uses it: one channel, a connection that can drop and come back. */
+function fakePubSub() {
+  const handlers = new Set<(message: string) => void>();
+  const lost = new Set<() => void>();
+  const back = new Set<() => void>();
+  const state = { subscribeFailures: 0 };
+  const pubsub = {
+    publish: jest.fn(async (_channel: string, message: string) => {
+      for (const handler of handlers) handler(message);
+    }),
+    subscribe: jest.fn(async (_channel: string, handler: (message: string) => void) => {
+      if (state.subscribeFailures-- > 0) throw new Error('connect ECONNREFUSED');
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    }),
+    onDisconnect: (listener: () => void) => (lost.add(listener), () => lost.delete(listener)),
+    onReconnect: (listener: () => void) => (back.add(listener), () => back.delete(listener)),
+  };
+  return {
+    pubsub: pubsub as unknown as PubSubService,
+    publish: pubsub.publish,
+    state,
+    drop: () => lost.forEach((l) => l()),
+    restore: () => back.forEach((l) => l()),
+  };
+}
+
+async function setup(credentials: Record<string, KeyCredential>, subscribeFailures = 0) {
   const findCredentialByHash = jest.fn(async (hash: string) => credentials[hash]);
   const touchLastUsed = jest.fn(async () => true);
   // Strict: any other repository method throws.
@@ -24,10 +52,12 @@ function setup(credentials: Record<string, KeyCredential>) {
     },
   }) as ApiKeyRepository;
   const security = Object.assign(new SecurityConfig(), { API_KEY_PEPPER: PEPPER });
-  const pubsub = { publish: jest.fn(async () => undefined) } as unknown as PubSubService;
-  const changes = new AuthChangesPublisher(pubsub);
-  const auth = new ApiKeyAuthenticator(keys, security, pubsub, changes);
-  return { auth, changes, findCredentialByHash, touchLastUsed };
+  const redis = fakePubSub();
+  redis.state.subscribeFailures = subscribeFailures;
+  const changes = new AuthChangesPublisher(redis.pubsub);
+  const auth = new ApiKeyAuthenticator(keys, security, redis.pubsub, changes);
+  await auth.onModuleInit();
+  return { auth, changes, findCredentialByHash, touchLastUsed, redis };
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -53,7 +83,7 @@ describe('ApiKeyAuthenticator', () => {
   };
 
   it('answers the interface messages for each refusal', async () => {
-    const { auth, findCredentialByHash } = setup({});
+    const { auth, findCredentialByHash } = await setup({});
     expect(await refusal(auth.authenticate(undefined))).toEqual({
       status: 401,
       code: 'missing_authorization',
@@ -80,7 +110,9 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('refuses a suspended account with 403', async () => {
-    const { auth } = setup({ [hashApiKey(PEPPER, key)]: { ...credential, status: 'suspended' } });
+    const { auth } = await setup({
+      [hashApiKey(PEPPER, key)]: { ...credential, status: 'suspended' },
+    });
     expect(await refusal(auth.authenticate(`Bearer ${key}`))).toEqual({
       status: 403,
       code: 'account_suspended',
@@ -89,7 +121,7 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('caches look-ups, shares concurrent misses, touches last use once, and forgets on change', async () => {
-    const { auth, changes, findCredentialByHash, touchLastUsed } = setup({
+    const { auth, changes, findCredentialByHash, touchLastUsed } = await setup({
       [hashApiKey(PEPPER, key)]: credential,
     });
     const results = await Promise.all([1, 2, 3].map(() => auth.authenticate(`Bearer ${key}`)));
@@ -112,7 +144,7 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('does not cache what a look-up read while an invalidation happened', async () => {
-    const { auth, changes, findCredentialByHash } = setup({
+    const { auth, changes, findCredentialByHash } = await setup({
       [hashApiKey(PEPPER, key)]: credential,
     });
     const pending = auth.authenticate(`Bearer ${key}`);
@@ -120,5 +152,84 @@ describe('ApiKeyAuthenticator', () => {
     await pending;
     await auth.authenticate(`Bearer ${key}`);
     expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+  });
+
+  describe('the cache is on only while changes can be heard', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('reads every look-up until the subscription works, retrying it; caches from then', async () => {
+      jest.useFakeTimers();
+      const { auth, findCredentialByHash, redis } = await setup(
+        { [hashApiKey(PEPPER, key)]: credential },
+        1,
+      );
+      await auth.authenticate(`Bearer ${key}`);
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+      await jest.advanceTimersByTimeAsync(AUTH_RESUBSCRIBE_MS);
+      expect(redis.pubsub.subscribe).toHaveBeenCalledTimes(2);
+      await auth.authenticate(`Bearer ${key}`);
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(3);
+      auth.onModuleDestroy();
+    });
+
+    it('a lost connection empties it and turns it off until the connection is back', async () => {
+      const { auth, findCredentialByHash, redis } = await setup({
+        [hashApiKey(PEPPER, key)]: credential,
+      });
+      await auth.authenticate(`Bearer ${key}`);
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(1);
+      redis.drop(); // a revocation now would not be heard: every look-up reads
+      await auth.authenticate(`Bearer ${key}`);
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(3);
+      redis.restore(); // back: read once afresh, then cached
+      await auth.authenticate(`Bearer ${key}`);
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(4);
+    });
+
+    it('forgets a change’s account when its notice arrives from another replica', async () => {
+      const { auth, findCredentialByHash, redis } = await setup({
+        [hashApiKey(PEPPER, key)]: credential,
+      });
+      await auth.authenticate(`Bearer ${key}`);
+      await redis.publish('auth-changed', 'a1');
+      await auth.authenticate(`Bearer ${key}`);
+      expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+    });
+  });
+});
+
+describe('AuthChangesPublisher', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('publishes a failed notice again until it goes through', async () => {
+    jest.useFakeTimers();
+    const publish = jest
+      .fn()
+      .mockRejectedValueOnce(new Error('down'))
+      .mockRejectedValueOnce(new Error('down'))
+      .mockResolvedValue(undefined);
+    const changes = new AuthChangesPublisher({ publish } as unknown as PubSubService);
+    const heard: string[] = [];
+    changes.onChange((accountId) => heard.push(accountId));
+    await changes.accountChanged('a1');
+    expect(heard).toEqual(['a1']); // this replica at once
+    await jest.advanceTimersByTimeAsync(AUTH_REPUBLISH_MS * 5);
+    expect(publish).toHaveBeenCalledTimes(3);
+  });
+
+  it('stops trying once no cache can still hold what the notice would drop', async () => {
+    jest.useFakeTimers();
+    const publish = jest.fn().mockRejectedValue(new Error('down'));
+    const changes = new AuthChangesPublisher({ publish } as unknown as PubSubService);
+    await changes.accountChanged('a1');
+    await jest.advanceTimersByTimeAsync(AUTH_CACHE_TTL_MS * 2);
+    const calls = publish.mock.calls.length;
+    expect(calls).toBeGreaterThan(AUTH_CACHE_TTL_MS / AUTH_REPUBLISH_MS / 2);
+    expect(calls).toBeLessThanOrEqual(AUTH_CACHE_TTL_MS / AUTH_REPUBLISH_MS + 1);
   });
 });

@@ -9,12 +9,12 @@ import {
 import { SecurityConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { Channel, PubSubService } from '@genhub/queue';
-import { AuthCache } from './auth-cache.util';
+import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.util';
 import { AuthChangesPublisher } from './auth-changes.service';
 import { AuthenticatedAccount } from './authenticated-account.util';
 
-/** Safety net when a pub/sub message is lost: a cached look-up lives at most this long. */
-export const AUTH_CACHE_TTL_MS = 10_000;
+/** How soon a failed subscription to auth changes is tried again. */
+export const AUTH_RESUBSCRIBE_MS = 2_000;
 const AUTH_CACHE_MAX_ENTRIES = 10_000;
 const BEARER = /^bearer +(\S+) *$/i;
 
@@ -22,7 +22,10 @@ const BEARER = /^bearer +(\S+) *$/i;
  * Turns an Authorization header into the calling account. Hot path: a cached
  * key costs one HMAC and a map read; a miss costs one indexed read (concurrent
  * misses for one key share it). Revocations and suspensions arrive on
- * Channel.AuthChanged and drop the account's entries on every replica.
+ * Channel.AuthChanged and drop the account's entries on every replica. The
+ * cache is on only while that subscription is up: off before it succeeds and
+ * from a lost connection until it is back (emptied then), so a change is never
+ * missed for want of its notice (decision 0123).
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
@@ -30,7 +33,9 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   readonly cache = new AuthCache(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX_ENTRIES);
   private readonly inflight = new Map<string, Promise<KeyCredential | undefined>>();
   private readonly lastTouched = new Map<string, number>();
-  private unsubscribe?: () => void;
+  private readonly stops: (() => void)[] = [];
+  private subscribed = false;
+  private retry?: NodeJS.Timeout;
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -42,18 +47,37 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    try {
-      this.unsubscribe = await this.pubsub.subscribe(Channel.AuthChanged, (accountId) =>
-        this.cache.invalidateAccount(accountId),
-      );
-    } catch (error) {
-      // Without the channel, changes still apply within AUTH_CACHE_TTL_MS.
-      this.logger.warn(`auth-changed subscription failed: ${(error as Error).message}`);
-    }
+    this.stops.push(
+      this.pubsub.onDisconnect(() => this.cache.suspend()),
+      this.pubsub.onReconnect(() => {
+        if (this.subscribed) this.cache.resume();
+      }),
+    );
+    await this.listen();
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    clearTimeout(this.retry);
+    for (const stop of this.stops.splice(0)) stop();
+  }
+
+  /** Subscribes to auth changes, trying again until it works; the cache is on from then. */
+  private async listen(): Promise<void> {
+    try {
+      this.stops.push(
+        await this.pubsub.subscribe(Channel.AuthChanged, (accountId) =>
+          this.cache.invalidateAccount(accountId),
+        ),
+      );
+      this.subscribed = true;
+      this.cache.resume();
+    } catch (error) {
+      this.logger.warn(
+        `auth-changed subscription failed (keys are read on every request until it works): ${(error as Error).message}`,
+      );
+      this.retry = setTimeout(() => void this.listen(), AUTH_RESUBSCRIBE_MS);
+      this.retry.unref();
+    }
   }
 
   /** Throws the interface's 401/403 AppExceptions; returns the caller otherwise. */

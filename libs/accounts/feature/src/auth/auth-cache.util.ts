@@ -1,5 +1,12 @@
 import type { KeyCredential } from '@genhub/accounts-data-access';
 
+/**
+ * A cached look-up lives at most this long: the bound on a change whose
+ * notice was lost while the subscription stayed up (decision 0123). A lost
+ * connection is handled apart: the cache is off until it is back.
+ */
+export const AUTH_CACHE_TTL_MS = 60_000;
+
 interface Entry {
   credential: KeyCredential;
   expiresAt: number;
@@ -9,11 +16,13 @@ interface Entry {
  * Key hash → credential, in process. Bounded (oldest entries go first) and
  * short-lived; `invalidateAccount` is called on every auth change, here and,
  * through pub/sub, on every other replica. The epoch guards against a look-up
- * that started before an invalidation storing what it read afterwards.
+ * that started before an invalidation storing what it read afterwards. While
+ * `suspended` (no way to hear of changes) it keeps and answers nothing.
  */
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
   private epochValue = 0;
+  private suspendedValue = true;
 
   constructor(
     readonly ttlMs: number,
@@ -25,7 +34,25 @@ export class AuthCache {
     return this.epochValue;
   }
 
+  /** Whether the cache is off (it starts off: resume() once changes can be heard). */
+  get suspended(): boolean {
+    return this.suspendedValue;
+  }
+
+  /** Off until resume(): what it held is dropped, look-ups under way store nothing. */
+  suspend(): void {
+    this.suspendedValue = true;
+    this.clear();
+  }
+
+  /** On again, empty: whatever changed while it was off is read afresh. */
+  resume(): void {
+    this.clear();
+    this.suspendedValue = false;
+  }
+
   get(hash: string): KeyCredential | undefined {
+    if (this.suspendedValue) return undefined;
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
@@ -37,7 +64,7 @@ export class AuthCache {
 
   /** Stores unless an invalidation happened since `epoch` was read. */
   set(hash: string, credential: KeyCredential, epoch: number): void {
-    if (epoch !== this.epochValue) return;
+    if (epoch !== this.epochValue || this.suspendedValue) return;
     this.entries.delete(hash);
     this.entries.set(hash, { credential, expiresAt: this.now() + this.ttlMs });
     while (this.entries.size > this.maxEntries) {
