@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import {
   benchEnvironment,
   buildAndMigrate,
+  checkpoint,
   deleteQueuePrefix,
   dropDatabase,
   recreateDatabase,
@@ -53,6 +54,7 @@ async function oneRun(run) {
   try {
     log(`run ${run}: seeding ${ACCOUNTS} accounts`);
     const keys = await seedAccounts(platform.baseUrl, env.ADMIN_TOKEN, ACCOUNTS);
+    await checkpoint();
     log(`run ${run}: 200 submits/s for ${DURATION} s`);
     await waitQuiet(log);
     const rate = await fixedRate({ platform, keys, notices, rate: 200, duration: DURATION });

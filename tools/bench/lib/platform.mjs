@@ -57,6 +57,21 @@ export async function dropDatabase(database) {
   }
 }
 
+/**
+ * Flushes PostgreSQL's dirty buffers now, as the floor does before each of its
+ * runs, so a checkpoint that the previous phases made due does not land in the
+ * next measurement window.
+ */
+export async function checkpoint() {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  try {
+    await admin.query('CHECKPOINT');
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Deletes the run's queue keys (its own prefix only: other users share this Redis). */
 export async function deleteQueuePrefix(redisUrl, prefix) {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });

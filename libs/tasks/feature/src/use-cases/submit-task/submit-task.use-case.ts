@@ -49,7 +49,7 @@ export const RESERVATION_BATCH = 64;
  * the input is at most this large as JSON; a larger input stays in the row
  * only (version 1: the worker claims and reads it), keeping queued jobs small.
  */
-export const RUN_JOB_MAX_INPUT_BYTES = 8 * 1024;
+export const RUN_JOB_MAX_INPUT_BYTES = 4 * 1024;
 const MAX_WEBHOOK_URL = 2048;
 const MAX_IDEMPOTENCY_KEY = 255;
 
