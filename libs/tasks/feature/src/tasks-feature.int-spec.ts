@@ -37,11 +37,11 @@ import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import {
   RESERVATIONS_PER_ACCOUNT,
-  RUN_JOB_MAX_INPUT_BYTES,
   SubmitTaskInput,
   SubmitTaskUseCase,
 } from './use-cases/submit-task/submit-task.use-case';
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
+import { RUN_JOB_MAX_INPUT_BYTES } from './use-cases/submit-task/run-job.util';
 import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
 
 const storage = new InMemoryObjectStorage();
@@ -450,7 +450,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     /** Runs the task from its job as the worker does: the job's data, no read first. */
     async function runFromJob(taskId: string) {
       const job = await until(() => queues.tasks.getJob(`task-${taskId}`));
-      return run.execute({ taskId, ...(job.data as RunTaskJob) });
+      return run.execute(job.data as RunTaskJob);
     }
     const claims = () => jest.spyOn(tasks, 'claimForRun');
     afterEach(() => jest.restoreAllMocks());

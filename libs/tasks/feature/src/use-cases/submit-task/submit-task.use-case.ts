@@ -10,7 +10,7 @@ import { AppException, insufficientBalanceMessage, unknownProviderMessage } from
 import { currencySymbol, formatAmount } from '@genhub/money';
 import { checkOutboundUrl } from '@genhub/outbound';
 import { ChannelName, Channels, ModelCatalogue, ModelDefinition } from '@genhub/providers';
-import { JobName, RunTaskJob } from '@genhub/queue';
+import { JobName } from '@genhub/queue';
 import { CreatedTask, NewTask, TaskRepository } from '@genhub/tasks-data-access';
 import { RESERVATION_PORT, ReservationPort } from '../../ports/reservation.port';
 import { EstimatedDurationService } from '../../services/estimated-duration.service';
@@ -18,6 +18,7 @@ import { OutboxRelay, outboxItem } from '../../services/outbox-relay.service';
 import { ContentScreen } from '../../util/content-screen.util';
 import { parseOutputPrefix } from '../../util/output-prefix.util';
 import { AccountBatcher } from '../../util/account-batcher.util';
+import { runJob } from './run-job.util';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -44,12 +45,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 export const RESERVATIONS_PER_ACCOUNT = 1;
 /** Submits of one account reserved in one transaction at most. */
 export const RESERVATION_BATCH = 64;
-/**
- * A run job carries its task's fixed fields (version 2, decision 0122) when
- * the input is at most this large as JSON; a larger input stays in the row
- * only (version 1: the worker claims and reads it), keeping queued jobs small.
- */
-export const RUN_JOB_MAX_INPUT_BYTES = 4 * 1024;
 const MAX_WEBHOOK_URL = 2048;
 const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -284,30 +279,6 @@ export class SubmitTaskUseCase {
       estimated_duration: await this.estimates.estimate(model.slug, channel),
     };
   }
-}
-
-/** The run job of a new task: with the task's fixed fields unless its input is large. */
-function runJob(task: NewTask, requestId: string | undefined): RunTaskJob {
-  if (Buffer.byteLength(JSON.stringify(task.input)) > RUN_JOB_MAX_INPUT_BYTES)
-    return { v: 1, taskId: task.id, requestId };
-  return {
-    v: 2,
-    taskId: task.id,
-    requestId,
-    task: {
-      accountId: task.accountId,
-      model: task.model,
-      channel: task.channel,
-      category: task.category,
-      input: task.input,
-      webhookUrl: task.webhookUrl,
-      outputPrefix: task.outputPrefix,
-      priceUnits: task.priceUnits,
-      timeLimitMs: task.timeLimitMs,
-      // Stamped with the row's created_at by the statement that writes it.
-      createdAt: '',
-    },
-  };
 }
 
 /** JSON with sorted keys, so equal bodies hash equally whatever their key order. */
