@@ -3,22 +3,16 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { until } from '@genhub/testing';
 import {
+  AdminAccount,
   admin,
   call,
+  createAdminAccount,
   RunningGateway,
   startGateway,
   TEST_ADMIN_TOKEN,
 } from '../test/gateway-harness.util';
 
-interface Account {
-  id: string;
-  currency: string;
-  account_level: string;
-  balance: number;
-  reserved: number;
-  status: string;
-  webhook_secret?: string;
-}
+type Account = AdminAccount;
 
 describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)', () => {
   let gw: RunningGateway;
@@ -34,15 +28,7 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
     await Promise.all([gw.close(), other.close(), db.destroy()]);
   });
 
-  async function createAccount(body: unknown = {}): Promise<Account> {
-    const response = await call(`${gw.url}/admin/v1/accounts`, {
-      method: 'POST',
-      headers: admin(),
-      body,
-    });
-    expect(response.status).toBe(201);
-    return response.body as Account;
-  }
+  const createAccount = (body?: unknown): Promise<Account> => createAdminAccount(gw.url, body);
   async function createKey(accountId: string): Promise<{ id: string; key: string }> {
     const response = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys`, {
       method: 'POST',

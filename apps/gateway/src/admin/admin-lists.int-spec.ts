@@ -2,22 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import {
+  AdminAccount,
   admin,
   call,
+  createAdminAccount,
   RunningGateway,
   startGateway,
   TEST_ADMIN_TOKEN,
 } from '../test/gateway-harness.util';
 
-interface Account {
-  id: string;
-  currency: string;
-  account_level: string;
-  balance: number;
-  reserved: number;
-  status: string;
-  webhook_secret?: string;
-}
+type Account = AdminAccount;
 interface AccountPage {
   data: Account[];
   next_cursor: string | null;
@@ -50,13 +44,7 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
   });
 
   async function createAccount(body: unknown = {}): Promise<Account> {
-    const response = await call(`${gw.url}/admin/v1/accounts`, {
-      method: 'POST',
-      headers: admin(),
-      body,
-    });
-    expect(response.status).toBe(201);
-    const { webhook_secret: _secret, ...account } = response.body as Account;
+    const { webhook_secret: _secret, ...account } = await createAdminAccount(gw.url, body);
     return account;
   }
   const listAccounts = (query = '') =>

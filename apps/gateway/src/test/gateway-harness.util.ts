@@ -144,17 +144,35 @@ export async function call(
 
 export const admin = (token = TEST_ADMIN_TOKEN) => ({ authorization: `Bearer ${token}` });
 
+/** An account as the admin API answers it; the webhook secret only at creation. */
+export interface AdminAccount {
+  id: string;
+  currency: string;
+  account_level: string;
+  balance: number;
+  reserved: number;
+  status: string;
+  webhook_secret?: string;
+}
+
+/** A new account through the admin API (`body` as the caller sends it); fails unless 201. */
+export async function createAdminAccount(url: string, body: unknown = {}): Promise<AdminAccount> {
+  const response = await call(`${url}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: admin(),
+    body,
+  });
+  if (response.status !== 201)
+    throw new Error(`account not created: ${response.status} ${response.text}`);
+  return response.body as AdminAccount;
+}
+
 /** A new account with `balance` (in its currency) and one API key, through the admin API. */
 export async function createAccountWithKey(
   url: string,
   balance = 1,
 ): Promise<{ accountId: string; key: string }> {
-  const account = await call(`${url}/admin/v1/accounts`, {
-    method: 'POST',
-    headers: admin(),
-    body: { balance },
-  });
-  const accountId = (account.body as { id: string }).id;
+  const { id: accountId } = await createAdminAccount(url, { balance });
   const issued = await call(`${url}/admin/v1/accounts/${accountId}/api-keys`, {
     method: 'POST',
     headers: admin(),
