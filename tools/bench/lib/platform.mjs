@@ -36,25 +36,26 @@ export function benchEnvironment(label) {
   };
 }
 
-export async function recreateDatabase(database) {
+/** Statements, in order, on the server's maintenance database (not the run's). */
+async function onServer(...statements) {
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${database}"`);
+    for (const sql of statements) await admin.query(sql);
   } finally {
     await admin.end();
   }
 }
 
-export async function dropDatabase(database) {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+export function recreateDatabase(database) {
+  return onServer(
+    `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`,
+    `CREATE DATABASE "${database}"`,
+  );
+}
+
+export function dropDatabase(database) {
+  return onServer(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
 }
 
 /**
@@ -62,14 +63,8 @@ export async function dropDatabase(database) {
  * runs, so a checkpoint that the previous phases made due does not land in the
  * next measurement window.
  */
-export async function checkpoint() {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query('CHECKPOINT');
-  } finally {
-    await admin.end();
-  }
+export function checkpoint() {
+  return onServer('CHECKPOINT');
 }
 
 /** Deletes the run's queue keys (its own prefix only: other users share this Redis). */

@@ -230,7 +230,10 @@ export class TaskRepository {
       : ['', `($3::int IS NULL OR attempt = $3)`];
     const own = [
       id,
-      unclaimed ? [TaskStatus.Created] : allowedSources(to),
+      // The lifecycle decides whether `created` may end here (decision 0122).
+      unclaimed
+        ? allowedSources(to).filter((from) => from === TaskStatus.Created)
+        : allowedSources(to),
       unclaimed ? run.unclaimedSince : run,
       outboxParam(announce),
       ...params,
