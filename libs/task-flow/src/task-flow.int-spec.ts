@@ -169,58 +169,109 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     });
   });
 
+  /**
+   * One submit's reservation through `batcher`, as the submit use case makes it:
+   * `before` holds its line (seconds) ahead of the statement, `after` holds the
+   * balance row it has just locked. Answers the amount, or `refused …`, and the
+   * transaction it ran in.
+   */
+  function reserveThrough(
+    batcher: AccountBatcher,
+    accountId: string,
+    amountUnits: number,
+    hold: { before?: number; after?: number } = {},
+  ): Promise<{ answer: number | string; tx: string }> {
+    const id = randomUUID();
+    return batcher.run(accountId, async (manager) => {
+      if (hold.before) await manager.query('SELECT pg_sleep($1)', [hold.before]);
+      const created = await tasks.insertReserved(
+        ledger.reservationCte({
+          accountId,
+          taskId: id,
+          amountUnits,
+          model: 'm/x',
+          category: 'test',
+        }),
+        {
+          id,
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'default',
+          category: 'test',
+          input: { prompt: 'x' },
+          webhookUrl: null,
+          outputPrefix: null,
+          priceUnits: amountUnits,
+          timeLimitMs: 1000,
+        },
+        [],
+        manager,
+      );
+      if (hold.after) await manager.query('SELECT pg_sleep($1)', [hold.after]);
+      const [{ tx }] = await manager.query('SELECT txid_current()::text AS tx');
+      return { answer: created ? amountUnits : `refused ${amountUnits}`, tx };
+    });
+  }
+
   it('group commit: calls that waited together meet the balance in arrival order, each with its own answer', async () => {
     const accountId = randomUUID();
     await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 6 * PRICE });
     const sizes: number[] = [];
     const batcher = new AccountBatcher(ds, {
-      perKey: 1,
+      perLine: 1,
       maxBatch: 64,
       onBatch: (n) => sizes.push(n),
     });
-    const reserve = (amountUnits: number, holdSeconds = 0) => {
-      const id = randomUUID();
-      return batcher.run(accountId, async (manager) => {
-        if (holdSeconds) await manager.query('SELECT pg_sleep($1)', [holdSeconds]);
-        const created = await tasks.insertReserved(
-          ledger.reservationCte({
-            accountId,
-            taskId: id,
-            amountUnits,
-            model: 'm/x',
-            category: 'test',
-          }),
-          {
-            id,
-            accountId,
-            model: 'local/simulator/test',
-            channel: 'default',
-            category: 'test',
-            input: { prompt: 'x' },
-            webhookUrl: null,
-            outputPrefix: null,
-            priceUnits: amountUnits,
-            timeLimitMs: 1000,
-          },
-          [],
-          manager,
-        );
-        return created ? amountUnits : `refused ${amountUnits}`;
-      });
-    };
     // The first holds the line while the next four arrive; they go together, in this order.
     const answers = await Promise.all([
-      reserve(PRICE, 0.2),
-      reserve(2 * PRICE),
-      reserve(2 * PRICE),
-      reserve(2 * PRICE),
-      reserve(PRICE),
+      reserveThrough(batcher, accountId, PRICE, { before: 0.2 }),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, PRICE),
     ]);
     expect(sizes).toEqual([1, 4]);
     // 6 in all: 1, 2 and 2 reserved (1 left); the third 2 is refused, and the 1 after it still fits,
     // as if each had run alone in this order (not "everything after the first refusal").
-    expect(answers).toEqual([PRICE, 2 * PRICE, 2 * PRICE, `refused ${2 * PRICE}`, PRICE]);
+    expect(answers.map((a) => a.answer)).toEqual([
+      PRICE,
+      2 * PRICE,
+      2 * PRICE,
+      `refused ${2 * PRICE}`,
+      PRICE,
+    ]);
     expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 6 * PRICE });
+  });
+
+  it('lanes: two processes batching the same accounts in opposite arrival orders commit without a deadlock', async () => {
+    const [first, second] = [randomUUID(), randomUUID()].sort();
+    const [holderOne, holderTwo] = [randomUUID(), randomUUID()];
+    for (const accountId of [first, second, holderOne, holderTwo])
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10 * PRICE });
+    // Two replicas' batchers, one lane each, whose batches hold both accounts' balance rows
+    // (reservations here; the task-worker's settlement lanes take the same rows).
+    const replica = () => new AccountBatcher(ds, { perLine: 1, lanes: 1, maxBatch: 64 });
+    const [one, two] = [replica(), replica()];
+    // A first call holds each line while the other two arrive and wait together.
+    const [a, b] = await Promise.all([
+      Promise.all([
+        reserveThrough(one, holderOne, PRICE, { before: 0.1 }),
+        reserveThrough(one, second, PRICE, { after: 0.1 }),
+        reserveThrough(one, first, PRICE, { after: 0.1 }),
+      ]),
+      Promise.all([
+        reserveThrough(two, holderTwo, PRICE, { before: 0.1 }),
+        reserveThrough(two, first, PRICE, { after: 0.1 }),
+        reserveThrough(two, second, PRICE, { after: 0.1 }),
+      ]),
+    ]);
+    // Each batch took the rows in account order, so one waited for the other instead of
+    // deadlocking (PostgreSQL would abort one after deadlock_timeout and it would re-run call by call).
+    expect(a[1].tx).toBe(a[2].tx);
+    expect(b[1].tx).toBe(b[2].tx);
+    expect([...a, ...b].map((r) => r.answer)).toEqual(Array(6).fill(PRICE));
+    for (const accountId of [first, second])
+      expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 2 * PRICE });
   });
 
   it('completed: captured once, in the run’s terminal statement', async () => {

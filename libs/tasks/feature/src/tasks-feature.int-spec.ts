@@ -43,6 +43,8 @@ import {
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
 import { RUN_JOB_MAX_INPUT_BYTES } from './use-cases/submit-task/run-job.util';
 import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
+import { SETTLEMENT_LANES } from './services/task-finisher.service';
+import { laneOf } from './util/account-batcher.util';
 
 const storage = new InMemoryObjectStorage();
 
@@ -334,19 +336,38 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     }
   });
 
-  it('settles one account’s runs that end together in shared commits, each exactly once', async () => {
+  /**
+   * Submits one task per account given, runs them all at once, checks each
+   * completed and settled exactly once; answers how many transactions settled them.
+   */
+  async function settleTogether(accounts: string[]): Promise<number> {
     const acks = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => submit.execute(sim({ prompt: `end ${i}` }))),
+      accounts.map((id, i) => submit.execute(sim({ prompt: `end ${i}` }, { accountId: id }))),
     );
     const outcomes = await Promise.all(acks.map((a) => run.execute({ taskId: a.id })));
-    expect(outcomes.map((o) => o.outcome)).toEqual(Array(12).fill('completed'));
+    expect(outcomes.map((o) => o.outcome)).toEqual(accounts.map(() => 'completed'));
     const rows: { task_id: string; tx: string }[] = await ds.query(
       `SELECT task_id, tx FROM public.test_settlements WHERE task_id = ANY($1::uuid[])`,
       [acks.map((a) => a.id)],
     );
     expect(rows.map((r) => r.task_id).sort()).toEqual(acks.map((a) => a.id).sort());
+    return new Set(rows.map((r) => r.tx)).size;
+  }
+
+  it('settles one account’s runs that end together in shared commits, each exactly once', async () => {
     // Twelve terminal writes, one batch at a time: the ones that waited shared a transaction.
-    expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(12);
+    expect(await settleTogether(Array(12).fill(accountId))).toBeLessThan(12);
+  });
+
+  it('settles runs of different accounts that end together in one transaction when they share a lane', async () => {
+    const lane = laneOf(accountId, SETTLEMENT_LANES);
+    const accounts: string[] = [];
+    while (accounts.length < 12) {
+      const id = randomUUID();
+      if (laneOf(id, SETTLEMENT_LANES) === lane) accounts.push(id);
+    }
+    // Twelve accounts, one lane: alone each would have settled in a transaction of its own.
+    expect(await settleTogether(accounts)).toBeLessThan(12);
   });
 
   it('runs to completed: PNG outputs under the prefix, exact result shape, settled, webhook job', async () => {

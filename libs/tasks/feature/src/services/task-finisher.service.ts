@@ -16,9 +16,15 @@ import { toWebhookPayload } from '../util/task-views.util';
 import { AccountBatcher } from '../util/account-batcher.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
 
-/** Settlement batches in flight per account from one process (one: each holds the balance row). */
-export const SETTLEMENTS_PER_ACCOUNT = 1;
-/** Terminal writes of one account settled in one transaction at most. */
+/**
+ * Lines all accounts' terminal writes share in one process (decision 0124):
+ * an account always lands in the same one, and terminal writes that wait on
+ * a busy line settle together, whatever their accounts, in one transaction.
+ */
+export const SETTLEMENT_LANES = 2;
+/** Settlement batches in flight per lane from one process (one: each holds its balance rows). */
+export const SETTLEMENTS_PER_LANE = 1;
+/** Terminal writes settled in one transaction at most. */
 export const SETTLEMENT_BATCH = 64;
 
 export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields };
@@ -35,7 +41,7 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
-  /** Terminal statements per account, batched as reservations are (decisions 0099, 0118). */
+  /** Terminal statements, batched as reservations are (decisions 0099, 0118, 0124). */
   private readonly accountLines: AccountBatcher;
 
   constructor(
@@ -47,7 +53,8 @@ export class TaskFinisher {
     @Inject(WEBHOOK_DELIVERY_PORT) private readonly webhooks: WebhookDeliveryPort,
   ) {
     this.accountLines = new AccountBatcher(dataSource, {
-      perKey: SETTLEMENTS_PER_ACCOUNT,
+      perLine: SETTLEMENTS_PER_LANE,
+      lanes: SETTLEMENT_LANES,
       maxBatch: SETTLEMENT_BATCH,
     });
   }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { AccountBatcher, type BatchWork } from './account-batcher.util';
+import { AccountBatcher, type BatchWork, laneOf } from './account-batcher.util';
 
 /** A call that stays running until `finish` (or `fail`) is called. */
 function controllable() {
@@ -42,7 +42,7 @@ describe('AccountBatcher', () => {
     const { dataSource } = fakeDataSource();
     const sizes: number[] = [];
     const batcher = new AccountBatcher(dataSource, {
-      perKey: 1,
+      perLine: 1,
       maxBatch: 10,
       onBatch: (n) => sizes.push(n),
     });
@@ -71,11 +71,11 @@ describe('AccountBatcher', () => {
     expect(batcher.size).toBe(0);
   });
 
-  it('keeps perKey batches in flight and at most maxBatch calls in each', async () => {
+  it('keeps perLine batches in flight and at most maxBatch calls in each', async () => {
     const { dataSource } = fakeDataSource();
     const sizes: number[] = [];
     const batcher = new AccountBatcher(dataSource, {
-      perKey: 2,
+      perLine: 2,
       maxBatch: 2,
       onBatch: (n) => sizes.push(n),
     });
@@ -104,7 +104,7 @@ describe('AccountBatcher', () => {
       await commit.done;
       return result;
     };
-    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
     const first = controllable();
     void batcher.run('a', () => first.done);
     let answered = false;
@@ -121,7 +121,7 @@ describe('AccountBatcher', () => {
 
   it('runs each call of a failed batch again alone, so one call’s error is not the others’', async () => {
     const { dataSource, log } = fakeDataSource();
-    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
     const first = controllable();
     const attempts: string[] = [];
     void batcher.run('a', () => first.done);
@@ -154,12 +154,75 @@ describe('AccountBatcher', () => {
 
   it('does not hold one key back for another', async () => {
     const { dataSource } = fakeDataSource();
-    const batcher = new AccountBatcher(dataSource, { perKey: 1, maxBatch: 10 });
+    const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
     const busy = controllable();
     void batcher.run('a', () => busy.done);
     await expect(batcher.run('b', async () => 'b')).resolves.toBe('b');
     await tick();
     expect(batcher.size).toBe(1);
     busy.finish();
+  });
+  describe('with lanes (accounts sharing lines)', () => {
+    /** `count` keys that all land in the same one of `lanes` lines. */
+    function keysInOneLane(count: number, lanes: number): string[] {
+      const keys: string[] = [];
+      for (let i = 0; keys.length < count; i++)
+        if (laneOf(`acct-${i}`, lanes) === laneOf('acct-0', lanes)) keys.push(`acct-${i}`);
+      return keys;
+    }
+
+    it('spreads keys over the lanes, each key always in the same one', () => {
+      const lanes = new Set(Array.from({ length: 200 }, (_, i) => laneOf(`acct-${i}`, 4)));
+      expect([...lanes].sort()).toEqual(['0', '1', '2', '3']);
+      expect(laneOf('acct-7', 4)).toBe(laneOf('acct-7', 4));
+    });
+
+    it('groups waiting calls of several accounts in one transaction, ordered by account, each account in arrival order', async () => {
+      const { dataSource } = fakeDataSource();
+      const sizes: number[] = [];
+      const batcher = new AccountBatcher(dataSource, {
+        perLine: 1,
+        lanes: 2,
+        maxBatch: 10,
+        onBatch: (n) => sizes.push(n),
+      });
+      const [a, b, c] = keysInOneLane(3, 2).sort();
+      const first = controllable();
+      const ran: string[] = [];
+      const call = (key: string, name: string, wait?: Promise<void>) =>
+        batcher.run(key, async (manager) => {
+          ran.push(`${name}@${String(manager)}`);
+          await wait;
+          return name;
+        });
+      const answers = [
+        call(b, 'b0', first.done),
+        call(c, 'c1'),
+        call(a, 'a1'),
+        call(c, 'c2'),
+        call(b, 'b1'),
+        call(a, 'a2'),
+      ];
+      await tick();
+      expect(ran).toEqual(['b0@direct']);
+      first.finish();
+      // Each caller gets its own answer, whatever its place in the batch.
+      expect(await Promise.all(answers)).toEqual(['b0', 'c1', 'a1', 'c2', 'b1', 'a2']);
+      // One global order (by account) for every batch's row locks; arrival order within one account.
+      expect(ran).toEqual(['b0@direct', 'a1@tx1', 'a2@tx1', 'b1@tx1', 'c1@tx1', 'c2@tx1']);
+      expect(sizes).toEqual([1, 5]);
+    });
+
+    it('does not hold one lane back for another', async () => {
+      const { dataSource } = fakeDataSource();
+      const batcher = new AccountBatcher(dataSource, { perLine: 1, lanes: 2, maxBatch: 10 });
+      const busy = controllable();
+      const other = Array.from({ length: 50 }, (_, i) => `acct-${i}`).find(
+        (k) => laneOf(k, 2) !== laneOf('acct-0', 2),
+      ) as string;
+      void batcher.run('acct-0', () => busy.done);
+      await expect(batcher.run(other, async (m) => String(m))).resolves.toBe('direct');
+      busy.finish();
+    });
   });
 });

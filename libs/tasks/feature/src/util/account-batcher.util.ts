@@ -4,6 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 export type BatchWork<T> = (manager: EntityManager) => Promise<T>;
 
 interface Pending {
+  /** The account: calls of one key keep their arrival order in a batch. */
+  key: string;
   work: BatchWork<unknown>;
   /** Statements that must commit together even when the call runs alone. */
   atomic: boolean;
@@ -17,8 +19,13 @@ interface Line {
 }
 
 export interface AccountBatcherOptions {
-  /** Batches of one key in flight at once. */
-  perKey: number;
+  /** Batches of one line in flight at once. */
+  perLine: number;
+  /**
+   * Keys share this many lines (each key always the same one), so a batch may
+   * hold several accounts' calls; absent, each key has a line of its own.
+   */
+  lanes?: number;
   /** Calls in one batch at most. */
   maxBatch: number;
   /** Told each batch's size (a metric). */
@@ -26,15 +33,19 @@ export interface AccountBatcherOptions {
 }
 
 /**
- * Group commit per key (an account): at most `perKey` batches of one key in
- * flight; calls that arrive while they are all busy wait together and go as
- * ONE transaction when a slot frees, each call's statements in arrival
- * order, so they share one lock wait and one commit (one WAL flush) instead
- * of queueing on the balance row one by one. Each call still gets its own
- * answer, exactly as if it had run alone at that point in the order; answers
- * are given only after the commit. A call alone runs without a transaction
- * (unless `atomic`). If a batch fails, nothing of it stayed (rollback) and
- * each call runs again alone, so one call's error never becomes another's.
+ * Group commit per line: at most `perLine` batches of one line in flight;
+ * calls that arrive while they are all busy wait together and go as ONE
+ * transaction when a slot frees, so they share one lock wait and one commit
+ * (one WAL flush) instead of queueing on the balance row one by one. A line
+ * is a key (an account), or with `lanes` one of that many lines the keys are
+ * spread over (decision 0124): then a batch holds several accounts' calls,
+ * ordered by key, so every such transaction takes balance rows in one
+ * global order and two of them can never deadlock. One key's calls keep
+ * their arrival order. Each call still gets its own answer, exactly as if it
+ * had run alone at that point in the order; answers are given only after
+ * the commit. A call alone runs without a transaction (unless `atomic`). If
+ * a batch fails, nothing of it stayed (rollback) and each call runs again
+ * alone, so one call's error never becomes another's.
  */
 export class AccountBatcher {
   private readonly lines = new Map<string, Line>();
@@ -45,22 +56,31 @@ export class AccountBatcher {
   ) {}
 
   run<T>(key: string, work: BatchWork<T>, atomic = false): Promise<T> {
+    const lineKey = this.options.lanes ? laneOf(key, this.options.lanes) : key;
     return new Promise<T>((resolve, reject) => {
-      let line = this.lines.get(key);
-      if (!line) this.lines.set(key, (line = { running: 0, pending: [] }));
-      line.pending.push({ work, atomic, resolve: resolve as (value: unknown) => void, reject });
-      this.drain(key, line);
+      let line = this.lines.get(lineKey);
+      if (!line) this.lines.set(lineKey, (line = { running: 0, pending: [] }));
+      line.pending.push({
+        key,
+        work,
+        atomic,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      this.drain(lineKey, line);
     });
   }
 
-  /** Keys with calls running or waiting. */
+  /** Lines with calls running or waiting. */
   get size(): number {
     return this.lines.size;
   }
 
   private drain(key: string, line: Line): void {
-    while (line.running < this.options.perKey && line.pending.length) {
+    while (line.running < this.options.perLine && line.pending.length) {
       const batch = line.pending.splice(0, this.options.maxBatch);
+      // Stable: one key's calls stay in arrival order.
+      if (this.options.lanes) batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       line.running++;
       void this.execute(batch).finally(() => {
         line.running--;
@@ -99,4 +119,11 @@ export class AccountBatcher {
       call.reject(error);
     }
   }
+}
+
+/** The line a key belongs to: FNV-1a of its characters, modulo the lanes. */
+export function laneOf(key: string, lanes: number): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return String((hash >>> 0) % lanes);
 }

@@ -79,7 +79,7 @@ export class SubmitTaskUseCase {
   ) {
     this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
     this.accountLines = new AccountBatcher(dataSource, {
-      perKey: RESERVATIONS_PER_ACCOUNT,
+      perLine: RESERVATIONS_PER_ACCOUNT,
       maxBatch: RESERVATION_BATCH,
     });
   }
