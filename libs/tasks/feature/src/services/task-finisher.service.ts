@@ -16,14 +16,20 @@ import { toWebhookPayload } from '../util/task-views.util';
 import { AccountBatcher } from '../util/account-batcher.util';
 import { OutboxRelay, outboxItem } from './outbox-relay.service';
 
+/** Settlement batches in flight per account from one process (one: each holds the balance row). */
+export const SETTLEMENTS_PER_ACCOUNT = 1;
 /**
- * Lines all accounts' terminal writes share in one process (decision 0124):
- * an account always lands in the same one, and terminal writes that wait on
- * a busy line settle together, whatever their accounts, in one transaction.
+ * Under load (decision 0124) all accounts' terminal writes share this many
+ * lines per process: an account always lands in the same one, and terminal
+ * writes that wait on a busy line settle together, whatever their accounts,
+ * in one transaction. One batch in flight per lane.
  */
 export const SETTLEMENT_LANES = 2;
-/** Settlement batches in flight per lane from one process (one: each holds its balance rows). */
-export const SETTLEMENTS_PER_LANE = 1;
+/**
+ * Terminal writes in flight in the process (running or waiting) from which
+ * a new one goes through the lanes; below it, each account has its own line.
+ */
+export const LANES_FROM_IN_FLIGHT = 8;
 /** Terminal writes settled in one transaction at most. */
 export const SETTLEMENT_BATCH = 64;
 
@@ -41,8 +47,11 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
-  /** Terminal statements, batched as reservations are (decisions 0099, 0118, 0124). */
+  /** Terminal statements per account, batched as reservations are (decisions 0099, 0118). */
   private readonly accountLines: AccountBatcher;
+  /** The same under load, accounts sharing lanes (decision 0124). */
+  private readonly laneLines: AccountBatcher;
+  private inFlight = 0;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -53,7 +62,11 @@ export class TaskFinisher {
     @Inject(WEBHOOK_DELIVERY_PORT) private readonly webhooks: WebhookDeliveryPort,
   ) {
     this.accountLines = new AccountBatcher(dataSource, {
-      perLine: SETTLEMENTS_PER_LANE,
+      perLine: SETTLEMENTS_PER_ACCOUNT,
+      maxBatch: SETTLEMENT_BATCH,
+    });
+    this.laneLines = new AccountBatcher(dataSource, {
+      perLine: 1,
       lanes: SETTLEMENT_LANES,
       maxBatch: SETTLEMENT_BATCH,
     });
@@ -112,11 +125,17 @@ export class TaskFinisher {
       settle: (when: string) => this.settlement.settlementCte(settlement, when),
       deliver: webhook ? (when: string) => this.webhooks.deliveryCte(webhook, when) : undefined,
     };
-    const finished = await this.accountLines.run(task.accountId, (manager) =>
-      'completed' in ending
-        ? this.tasks.completeAnnouncing(task.id, run, ending.completed, announce, joined, manager)
-        : this.tasks.failAnnouncing(task.id, run, ending.failed, announce, joined, manager),
-    );
+    // Settlements commute (each captures or releases its own reservation), so one
+    // account's may go through both kinds of line at once.
+    const lines = this.inFlight >= LANES_FROM_IN_FLIGHT ? this.laneLines : this.accountLines;
+    this.inFlight++;
+    const finished = await lines
+      .run(task.accountId, (manager) =>
+        'completed' in ending
+          ? this.tasks.completeAnnouncing(task.id, run, ending.completed, announce, joined, manager)
+          : this.tasks.failAnnouncing(task.id, run, ending.failed, announce, joined, manager),
+      )
+      .finally(() => this.inFlight--);
     if (!finished) return undefined;
     this.settlement.counted?.(settlement, finished.settled);
     this.relay.handOver(finished.outbox);
