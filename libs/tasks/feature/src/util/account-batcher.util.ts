@@ -76,7 +76,7 @@ export class AccountBatcher {
     return this.lines.size;
   }
 
-  private drain(key: string, line: Line): void {
+  private drain(lineKey: string, line: Line): void {
     while (line.running < this.options.perLine && line.pending.length) {
       const batch = line.pending.splice(0, this.options.maxBatch);
       // Stable: one key's calls stay in arrival order.
@@ -84,8 +84,8 @@ export class AccountBatcher {
       line.running++;
       void this.execute(batch).finally(() => {
         line.running--;
-        if (line.pending.length) this.drain(key, line);
-        else if (line.running === 0) this.lines.delete(key);
+        if (line.pending.length) this.drain(lineKey, line);
+        else if (line.running === 0) this.lines.delete(lineKey);
       });
     }
   }
