@@ -36,6 +36,8 @@ import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/tes
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
 import {
+  RESERVATION_LANES,
+  RESERVATION_LANES_FROM_IN_FLIGHT,
   RESERVATIONS_PER_ACCOUNT,
   SubmitTaskInput,
   SubmitTaskUseCase,
@@ -336,6 +338,38 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     }
   });
 
+  /** `count` new account ids that share one of `lanes` lanes. */
+  function newAccountsInOneLane(count: number, lanes: number): string[] {
+    const lane = laneOf(accountId, lanes);
+    const accounts: string[] = [];
+    while (accounts.length < count) {
+      const id = randomUUID();
+      if (laneOf(id, lanes) === lane) accounts.push(id);
+    }
+    return accounts;
+  }
+
+  it('under load, reserves submits of different accounts in shared transactions when they share a lane', async () => {
+    const accounts = newAccountsInOneLane(3 * RESERVATION_LANES_FROM_IN_FLIGHT, RESERVATION_LANES);
+    reservationSeconds = 0.05;
+    try {
+      const acks = await Promise.all(
+        accounts.map((id, i) => submit.execute(sim({ prompt: `lane ${i}` }, { accountId: id }))),
+      );
+      expect(acks.every((a) => a.status === 'created')).toBe(true);
+      const rows: { tx: string }[] = await ds.query(
+        `SELECT tx FROM public.test_reservation_tx WHERE task_id = ANY($1::uuid[])`,
+        [acks.map((a) => a.id)],
+      );
+      expect(rows).toHaveLength(accounts.length);
+      // Alone on their own lines each would commit alone; past the threshold the rest
+      // wait on their lane and share commits.
+      expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(accounts.length);
+    } finally {
+      reservationSeconds = 0;
+    }
+  });
+
   /**
    * Submits one task per account given, runs them all at once, checks each
    * completed and settled exactly once; answers how many transactions settled them.
@@ -360,12 +394,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
   });
 
   it('under load, settles runs of different accounts in shared transactions when they share a lane', async () => {
-    const lane = laneOf(accountId, SETTLEMENT_LANES);
-    const accounts: string[] = [];
-    while (accounts.length < 3 * LANES_FROM_IN_FLIGHT) {
-      const id = randomUUID();
-      if (laneOf(id, SETTLEMENT_LANES) === lane) accounts.push(id);
-    }
+    const accounts = newAccountsInOneLane(3 * LANES_FROM_IN_FLIGHT, SETTLEMENT_LANES);
     // Each account's line alone would give each run a transaction of its own; past
     // LANES_FROM_IN_FLIGHT at once, the rest wait on their lane and share one.
     expect(await settleTogether(accounts)).toBeLessThan(accounts.length);

@@ -47,11 +47,11 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
-  /** Terminal statements per account, batched as reservations are (decisions 0099, 0118). */
-  private readonly accountLines: AccountBatcher;
-  /** The same under load, accounts sharing lanes (decision 0124). */
-  private readonly laneLines: AccountBatcher;
-  private inFlight = 0;
+  /**
+   * Terminal statements per account, batched as reservations are (decisions
+   * 0099, 0118); under load, accounts share lanes (decision 0124).
+   */
+  private readonly lines: AccountBatcher;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -61,13 +61,10 @@ export class TaskFinisher {
     @Inject(SETTLEMENT_PORT) private readonly settlement: SettlementPort,
     @Inject(WEBHOOK_DELIVERY_PORT) private readonly webhooks: WebhookDeliveryPort,
   ) {
-    this.accountLines = new AccountBatcher(dataSource, {
+    this.lines = new AccountBatcher(dataSource, {
       perLine: SETTLEMENTS_PER_ACCOUNT,
-      maxBatch: SETTLEMENT_BATCH,
-    });
-    this.laneLines = new AccountBatcher(dataSource, {
-      perLine: 1,
       lanes: SETTLEMENT_LANES,
+      lanesFromInFlight: LANES_FROM_IN_FLIGHT,
       maxBatch: SETTLEMENT_BATCH,
     });
   }
@@ -125,17 +122,11 @@ export class TaskFinisher {
       settle: (when: string) => this.settlement.settlementCte(settlement, when),
       deliver: webhook ? (when: string) => this.webhooks.deliveryCte(webhook, when) : undefined,
     };
-    // Settlements commute (each captures or releases its own reservation), so one
-    // account's may go through both kinds of line at once.
-    const lines = this.inFlight >= LANES_FROM_IN_FLIGHT ? this.laneLines : this.accountLines;
-    this.inFlight++;
-    const finished = await lines
-      .run(task.accountId, (manager) =>
-        'completed' in ending
-          ? this.tasks.completeAnnouncing(task.id, run, ending.completed, announce, joined, manager)
-          : this.tasks.failAnnouncing(task.id, run, ending.failed, announce, joined, manager),
-      )
-      .finally(() => this.inFlight--);
+    const finished = await this.lines.run(task.accountId, (manager) =>
+      'completed' in ending
+        ? this.tasks.completeAnnouncing(task.id, run, ending.completed, announce, joined, manager)
+        : this.tasks.failAnnouncing(task.id, run, ending.failed, announce, joined, manager),
+    );
     if (!finished) return undefined;
     this.settlement.counted?.(settlement, finished.settled);
     this.relay.handOver(finished.outbox);

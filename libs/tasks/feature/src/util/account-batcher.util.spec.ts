@@ -152,6 +152,54 @@ describe('AccountBatcher', () => {
     expect(batcher.size).toBe(0);
   });
 
+  it('starts every single-statement call of a batch at once, so the connection runs them back to back', async () => {
+    const { dataSource } = fakeDataSource();
+    const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
+    const first = controllable();
+    void batcher.run('a', () => first.done);
+    const started: string[] = [];
+    const statements = Array.from({ length: 3 }, () => controllable());
+    const answers = statements.map((statement, i) =>
+      batcher.run('a', async (m) => {
+        started.push(`${i}@${String(m)}`);
+        await statement.done;
+        return i;
+      }),
+    );
+    first.finish();
+    await tick();
+    // None has been answered, yet all are started (queued on the connection in arrival order).
+    expect(started).toEqual(['0@tx1', '1@tx1', '2@tx1']);
+    statements.forEach((s) => s.finish());
+    expect(await Promise.all(answers)).toEqual([0, 1, 2]);
+  });
+
+  it('runs the calls of a batch holding an atomic call one after another', async () => {
+    const { dataSource } = fakeDataSource();
+    const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
+    const first = controllable();
+    void batcher.run('a', () => first.done);
+    const started: number[] = [];
+    const gate = controllable();
+    const answers = [0, 1].map((i) =>
+      batcher.run(
+        'a',
+        async () => {
+          started.push(i);
+          if (i === 0) await gate.done;
+          return i;
+        },
+        i === 0,
+      ),
+    );
+    first.finish();
+    await tick();
+    expect(started).toEqual([0]);
+    gate.finish();
+    expect(await Promise.all(answers)).toEqual([0, 1]);
+    expect(started).toEqual([0, 1]);
+  });
+
   it('does not hold one key back for another', async () => {
     const { dataSource } = fakeDataSource();
     const batcher = new AccountBatcher(dataSource, { perLine: 1, maxBatch: 10 });
@@ -211,6 +259,57 @@ describe('AccountBatcher', () => {
       // One global order (by account) for every batch's row locks; arrival order within one account.
       expect(ran).toEqual(['b0@direct', 'a1@tx1', 'a2@tx1', 'b1@tx1', 'c1@tx1', 'c2@tx1']);
       expect(sizes).toEqual([1, 5]);
+    });
+
+    describe('from lanesFromInFlight calls in flight on', () => {
+      const options = { perLine: 1, lanes: 2, lanesFromInFlight: 2, maxBatch: 10 };
+
+      it('gives each key a line of its own below the threshold and a shared lane from it on', async () => {
+        const { dataSource } = fakeDataSource();
+        const batcher = new AccountBatcher(dataSource, options);
+        const [a, b, c, d, e] = keysInOneLane(5, 2);
+        const busy = [controllable(), controllable(), controllable()];
+        void batcher.run(a, () => busy[0].done);
+        void batcher.run(b, () => busy[1].done);
+        expect(batcher.size).toBe(2); // a line each
+        // Two in flight: c, d and e go to their lane; d and e wait behind c there, together.
+        const ran: string[] = [];
+        const lane = [c, d, e].map((key, i) =>
+          batcher.run(key, async (m) => {
+            ran.push(`${key}@${String(m)}`);
+            if (i === 0) await busy[2].done;
+          }),
+        );
+        await tick();
+        expect(ran).toEqual([`${c}@direct`]);
+        expect(batcher.size).toBe(3);
+        busy.forEach((x) => x.finish());
+        await Promise.all(lane);
+        expect(ran).toEqual([`${c}@direct`, ...[d, e].sort().map((k) => `${k}@tx1`)]);
+      });
+
+      it('keeps a key on the line its calls are in until they are answered (its order holds)', async () => {
+        const { dataSource } = fakeDataSource();
+        const batcher = new AccountBatcher(dataSource, options);
+        const [a, b] = keysInOneLane(2, 2);
+        const first = controllable();
+        const order: string[] = [];
+        const call = (key: string, name: string, wait?: Promise<void>) =>
+          batcher.run(key, async () => {
+            order.push(name);
+            await wait;
+          });
+        const calls = [call(a, 'a0', first.done), call(b, 'b0'), call(a, 'a1'), call(a, 'a2')];
+        await tick();
+        // Three in flight, yet a's next calls wait on a's own line behind a0, not in the lane.
+        expect(order).toEqual(['a0', 'b0']);
+        expect(batcher.size).toBe(1);
+        first.finish();
+        await Promise.all(calls);
+        expect(order).toEqual(['a0', 'b0', 'a1', 'a2']);
+        await tick();
+        expect(batcher.size).toBe(0);
+      });
     });
 
     it('does not hold one lane back for another', async () => {

@@ -26,6 +26,14 @@ export interface AccountBatcherOptions {
    * hold several accounts' calls; absent, each key has a line of its own.
    */
   lanes?: number;
+  /**
+   * With `lanes`: calls in flight in this batcher (running or waiting) from
+   * which a key with none in flight is sent to its lane; below, it gets a
+   * line of its own. A key keeps the line its calls are in until they are
+   * all answered, so one key's calls stay in arrival order. Absent: lanes
+   * always.
+   */
+  lanesFromInFlight?: number;
   /** Calls in one batch at most. */
   maxBatch: number;
   /** Told each batch's size (a metric). */
@@ -38,17 +46,23 @@ export interface AccountBatcherOptions {
  * transaction when a slot frees, so they share one lock wait and one commit
  * (one WAL flush) instead of queueing on the balance row one by one. A line
  * is a key (an account), or with `lanes` one of that many lines the keys are
- * spread over (decision 0124): then a batch holds several accounts' calls,
- * ordered by key, so every such transaction takes balance rows in one
+ * spread over (decision 0124), always or only under load
+ * (`lanesFromInFlight`, decision 0125): then a batch holds several accounts'
+ * calls, ordered by key, so every such transaction takes balance rows in one
  * global order and two of them can never deadlock. One key's calls keep
- * their arrival order. Each call still gets its own answer, exactly as if it
- * had run alone at that point in the order; answers are given only after
- * the commit. A call alone runs without a transaction (unless `atomic`). If
- * a batch fails, nothing of it stayed (rollback) and each call runs again
- * alone, so one call's error never becomes another's.
+ * their arrival order. A batch of single-statement calls is queued on its
+ * connection at once (statements run back to back, in batch order). Each
+ * call still gets its own answer, exactly as if it had run alone at that
+ * point in the order; answers are given only after the commit. A call alone
+ * runs without a transaction (unless `atomic`). If a batch fails, nothing of
+ * it stayed (rollback) and each call runs again alone, so one call's error
+ * never becomes another's.
  */
 export class AccountBatcher {
   private readonly lines = new Map<string, Line>();
+  /** Keys with calls in flight: the line they are in and how many (with lanesFromInFlight). */
+  private readonly keys = new Map<string, { line: string; calls: number }>();
+  private inFlight = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,7 +70,33 @@ export class AccountBatcher {
   ) {}
 
   run<T>(key: string, work: BatchWork<T>, atomic = false): Promise<T> {
-    const lineKey = this.options.lanes ? laneOf(key, this.options.lanes) : key;
+    if (this.options.lanesFromInFlight === undefined) {
+      const lanes = this.options.lanes;
+      return this.enqueue(lanes ? laneOf(key, lanes) : key, key, work, atomic);
+    }
+    const held = this.keys.get(key) ?? { line: this.lineUnderLoad(key), calls: 0 };
+    this.keys.set(key, held);
+    const { line } = held;
+    held.calls++;
+    this.inFlight++;
+    return this.enqueue<T>(line, key, work, atomic).finally(() => {
+      this.inFlight--;
+      if (--held.calls === 0) this.keys.delete(key);
+    });
+  }
+
+  /** A key's lane once lanesFromInFlight calls are in flight; its own line below that. */
+  private lineUnderLoad(key: string): string {
+    const { lanes, lanesFromInFlight = 0 } = this.options;
+    return lanes && this.inFlight >= lanesFromInFlight ? laneOf(key, lanes) : key;
+  }
+
+  private enqueue<T>(
+    lineKey: string,
+    key: string,
+    work: BatchWork<T>,
+    atomic: boolean,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let line = this.lines.get(lineKey);
       if (!line) this.lines.set(lineKey, (line = { running: 0, pending: [] }));
@@ -96,6 +136,11 @@ export class AccountBatcher {
     let results: unknown[];
     try {
       results = await this.dataSource.transaction(async (manager) => {
+        // Single statements are all queued on the connection at once: node-postgres
+        // sends each the moment the one before it completes (in this order), so the
+        // rows this transaction locks wait on PostgreSQL alone, not on this event loop.
+        if (!batch.some((call) => call.atomic))
+          return Promise.all(batch.map((call) => call.work(manager)));
         const answers: unknown[] = [];
         for (const call of batch) answers.push(await call.work(manager));
         return answers;

@@ -43,6 +43,14 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
  * (a second in flight would only wait on that row's lock; measured, decision 0118).
  */
 export const RESERVATIONS_PER_ACCOUNT = 1;
+/**
+ * Under load the submits of all accounts share this many lines per process
+ * (decision 0125, as terminal writes do in 0124): those that wait on a busy
+ * lane are reserved together, whatever their accounts, in one transaction.
+ */
+export const RESERVATION_LANES = 2;
+/** Submits in flight in the process from which an account without any joins its lane. */
+export const RESERVATION_LANES_FROM_IN_FLIGHT = 8;
 /** Submits of one account reserved in one transaction at most. */
 export const RESERVATION_BATCH = 64;
 const MAX_WEBHOOK_URL = 2048;
@@ -80,6 +88,8 @@ export class SubmitTaskUseCase {
     this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
     this.accountLines = new AccountBatcher(dataSource, {
       perLine: RESERVATIONS_PER_ACCOUNT,
+      lanes: RESERVATION_LANES,
+      lanesFromInFlight: RESERVATION_LANES_FROM_IN_FLIGHT,
       maxBatch: RESERVATION_BATCH,
     });
   }
