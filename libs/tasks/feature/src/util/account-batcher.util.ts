@@ -51,7 +51,7 @@ export interface AccountBatcherOptions {
  * calls, ordered by key, so every such transaction takes balance rows in one
  * global order and two of them can never deadlock. One key's calls keep
  * their arrival order. A batch of single-statement calls is queued on its
- * connection at once (statements run back to back, in batch order). Each
+ * connection at once and pipelined (run back to back, in batch order). Each
  * call still gets its own answer, exactly as if it had run alone at that
  * point in the order; answers are given only after the commit. A call alone
  * runs without a transaction (unless `atomic`). If a batch fails, nothing of
@@ -136,9 +136,9 @@ export class AccountBatcher {
     let results: unknown[];
     try {
       results = await this.dataSource.transaction(async (manager) => {
-        // Single statements are all queued on the connection at once: node-postgres
-        // sends each the moment the one before it completes (in this order), so the
-        // rows this transaction locks wait on PostgreSQL alone, not on this event loop.
+        // Single statements are all queued on the connection at once, in this order:
+        // the pool pipelines them (written together, run back to back), so the rows
+        // this transaction locks wait on PostgreSQL alone, not on this event loop.
         if (!batch.some((call) => call.atomic))
           return Promise.all(batch.map((call) => call.work(manager)));
         const answers: unknown[] = [];
