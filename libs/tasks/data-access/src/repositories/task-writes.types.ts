@@ -35,9 +35,20 @@ export interface JoinedWrites {
   deliver?: (when: string) => SqlFragment;
 }
 
+/**
+ * What a terminal write that won decided: its status fields and what only
+ * the row knew (the attempt, the start a claiming write took, the finish
+ * time). The rest of the row is what the caller wrote or already had; not
+ * read back (the input and outputs would be parsed for nothing).
+ */
+export type FinishedRow = Pick<
+  TaskEntity,
+  'id' | 'status' | 'code' | 'error' | 'attempt' | 'startedAt' | 'finishedAt'
+>;
+
 /** A terminal write that won, with the outbox rows written by the same statement. */
 export interface FinishedTask {
-  task: TaskEntity;
+  task: FinishedRow;
   outbox: OutboxRow[];
   /** Whether the settlement given to the statement (its `settled` CTE) settled the reservation. */
   settled: boolean;

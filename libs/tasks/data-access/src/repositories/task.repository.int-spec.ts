@@ -174,7 +174,8 @@ describe('TaskRepository (PostgreSQL)', () => {
     const won = await tasks.failAnnouncing(t.id, 2, { code: 5001, error: 'e', timings: null }, [
       settle,
     ]);
-    expect(won?.task).toMatchObject({ status: 'failed', code: 5001, error: 'e', outputs: [] });
+    expect(won?.task).toMatchObject({ status: 'failed', code: 5001, error: 'e', attempt: 2 });
+    expect((await tasks.findOwnedTask(t.accountId, t.id))?.outputs).toEqual([]);
     expect(won?.outbox).toEqual([{ id: expect.any(Number), ...settle }]);
     expect(await outboxRowsFor(settle.jobId)).toBe(1);
     await outbox.remove(ds.manager, won?.outbox.map((r) => r.id) ?? []);

@@ -5,7 +5,7 @@ import { preparedQuery } from '@genhub/database';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
 import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle.util';
 import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
-import { shiftParams, SqlFragment } from './sql-fragment.util';
+import { shiftParams, SqlFragment, StatementTexts } from './sql-fragment.util';
 import {
   isTaskId,
   TASK_COLUMNS,
@@ -15,6 +15,7 @@ import {
 } from './task-row.mapper';
 import type {
   CompletedFields,
+  FinishedRow,
   CreatedTask,
   FailedFields,
   FinishedTask,
@@ -22,6 +23,17 @@ import type {
   JoinedWrites,
   NewTask,
 } from './task-writes.types';
+
+/** The columns a terminal write returns (FinishedRow). */
+interface FinishedRowColumns {
+  id: string;
+  status: FinishedRow['status'];
+  code: number | null;
+  error: string | null;
+  attempt: number;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
 
 /** A version-2 run job's payload gets the new row's `created_at` (its other fields come from the caller). */
 const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'
@@ -34,6 +46,9 @@ const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'
  */
 @Injectable()
 export class TaskRepository {
+  /** The terminal statement's text per shape (status, claim, joined writes). */
+  private readonly terminalStatements = new StatementTexts();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -241,29 +256,45 @@ export class TaskRepository {
     const won = 'EXISTS (SELECT 1 FROM t)';
     const settlement = joined.settle?.(won);
     const delivery = joined.deliver?.(won);
-    // Each fragment's parameters follow the ones before it.
     const fragments = [settlement, delivery].filter((f): f is SqlFragment => f !== undefined);
-    let offset = own.length;
-    const ctes = fragments.map((f) => {
-      const sql = shiftParams(f.sql, offset);
-      offset += f.params.length;
-      return `,\n       ${sql}`;
-    });
-    const rows = await preparedQuery<(TaskRow & { announced: OutboxRow[]; settled: boolean })[]>(
-      manager,
-      `WITH t AS (
+    const text = this.terminalStatements.text(
+      [to, claim, set, ...fragments.map((f) => f.sql)],
+      () => {
+        // Each fragment's parameters follow the ones before it.
+        let offset = own.length;
+        const ctes = fragments.map((f) => {
+          const sql = shiftParams(f.sql, offset);
+          offset += f.params.length;
+          return `,\n       ${sql}`;
+        });
+        return `WITH t AS (
          UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${claim}${set}
           WHERE id = $1 AND status = ANY($2) AND ${fence}
-          RETURNING ${TASK_COLUMNS}),
+          RETURNING id, status, code, error, attempt, started_at, finished_at),
        ${outboxInsertCte('o', 't', 4)}${ctes.join('')}
        SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
               ${settlement ? `EXISTS (SELECT 1 FROM ${settlement.yields})` : 'false'} AS settled
-         FROM t`,
-      [...own, ...fragments.flatMap((f) => f.params)],
+         FROM t`;
+      },
     );
+    const rows = await preparedQuery<
+      (FinishedRowColumns & { announced: OutboxRow[]; settled: boolean })[]
+    >(manager, text, [...own, ...fragments.flatMap((f) => f.params)]);
     const row = rows[0];
     return row
-      ? { task: taskFromRow(row), outbox: row.announced, settled: row.settled }
+      ? {
+          task: {
+            id: row.id,
+            status: row.status,
+            code: row.code,
+            error: row.error,
+            attempt: row.attempt,
+            startedAt: row.started_at,
+            finishedAt: row.finished_at,
+          },
+          outbox: row.announced,
+          settled: row.settled,
+        }
       : undefined;
   }
 

@@ -92,8 +92,21 @@ export class TaskFinisher {
       new TaskEntity(),
       task,
       'completed' in ending
-        ? { status: 'completed', code: 0, error: null, outputs: ending.completed.outputs }
-        : { status: 'failed', code: ending.failed.code, error: ending.failed.error, outputs: [] },
+        ? {
+            status: 'completed',
+            code: 0,
+            error: null,
+            outputs: ending.completed.outputs,
+            outputKeys: ending.completed.outputKeys,
+            timings: ending.completed.timings,
+          }
+        : {
+            status: 'failed',
+            code: ending.failed.code,
+            error: ending.failed.error,
+            outputs: [],
+            timings: ending.failed.timings,
+          },
     );
     // The webhook: its delivery (with the body, from the row as the terminal
     // write will leave it) opened by the same statement, and a job of ids.
@@ -133,6 +146,7 @@ export class TaskFinisher {
     await this.pubsub
       .publish(Channel.TaskTerminal, task.id)
       .catch((e: Error) => this.logger.warn(`terminal notice for ${task.id}: ${e.message}`));
-    return finished.task;
+    // The row as written: what this process wrote, with what only the row knew.
+    return Object.assign(terminal, finished.task);
   }
 }
