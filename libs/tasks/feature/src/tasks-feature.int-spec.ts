@@ -45,7 +45,10 @@ import {
 import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
 import { RUN_JOB_MAX_INPUT_BYTES } from './use-cases/submit-task/run-job.util';
 import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
-import { LANES_FROM_IN_FLIGHT, SETTLEMENT_LANES } from './services/task-finisher.service';
+import {
+  SETTLEMENT_LANES_FROM_IN_FLIGHT,
+  SETTLEMENT_LANES,
+} from './services/task-finisher.service';
 import { laneOf } from './util/account-batcher.util';
 
 const storage = new InMemoryObjectStorage();
@@ -394,9 +397,9 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
   });
 
   it('under load, settles runs of different accounts in shared transactions when they share a lane', async () => {
-    const accounts = newAccountsInOneLane(3 * LANES_FROM_IN_FLIGHT, SETTLEMENT_LANES);
+    const accounts = newAccountsInOneLane(3 * SETTLEMENT_LANES_FROM_IN_FLIGHT, SETTLEMENT_LANES);
     // Each account's line alone would give each run a transaction of its own; past
-    // LANES_FROM_IN_FLIGHT at once, the rest wait on their lane and share one.
+    // SETTLEMENT_LANES_FROM_IN_FLIGHT at once, the rest wait on their lane and share one.
     expect(await settleTogether(accounts)).toBeLessThan(accounts.length);
   });
 

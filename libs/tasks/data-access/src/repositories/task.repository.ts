@@ -15,7 +15,6 @@ import {
 } from './task-row.mapper';
 import type {
   CompletedFields,
-  FinishedRow,
   CreatedTask,
   FailedFields,
   FinishedTask,
@@ -25,15 +24,10 @@ import type {
 } from './task-writes.types';
 
 /** The columns a terminal write returns (FinishedRow). */
-interface FinishedRowColumns {
-  id: string;
-  status: FinishedRow['status'];
-  code: number | null;
-  error: string | null;
-  attempt: number;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
+type FinishedRowColumns = Pick<
+  TaskRow,
+  'id' | 'status' | 'code' | 'error' | 'attempt' | 'started_at' | 'finished_at'
+>;
 
 /** A version-2 run job's payload gets the new row's `created_at` (its other fields come from the caller). */
 const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'

@@ -29,7 +29,7 @@ export const SETTLEMENT_LANES = 2;
  * Terminal writes in flight in the process (running or waiting) from which
  * a new one goes through the lanes; below it, each account has its own line.
  */
-export const LANES_FROM_IN_FLIGHT = 8;
+export const SETTLEMENT_LANES_FROM_IN_FLIGHT = 8;
 /** Terminal writes settled in one transaction at most. */
 export const SETTLEMENT_BATCH = 64;
 
@@ -64,7 +64,7 @@ export class TaskFinisher {
     this.lines = new AccountBatcher(dataSource, {
       perLine: SETTLEMENTS_PER_ACCOUNT,
       lanes: SETTLEMENT_LANES,
-      lanesFromInFlight: LANES_FROM_IN_FLIGHT,
+      lanesFromInFlight: SETTLEMENT_LANES_FROM_IN_FLIGHT,
       maxBatch: SETTLEMENT_BATCH,
     });
   }

@@ -60,7 +60,7 @@ export interface AccountBatcherOptions {
  */
 export class AccountBatcher {
   private readonly lines = new Map<string, Line>();
-  /** Keys with calls in flight: the line they are in and how many (with lanesFromInFlight). */
+  /** Keys with calls in flight: the line they are in and how many. */
   private readonly keys = new Map<string, { line: string; calls: number }>();
   private inFlight = 0;
 
@@ -70,23 +70,18 @@ export class AccountBatcher {
   ) {}
 
   run<T>(key: string, work: BatchWork<T>, atomic = false): Promise<T> {
-    if (this.options.lanesFromInFlight === undefined) {
-      const lanes = this.options.lanes;
-      return this.enqueue(lanes ? laneOf(key, lanes) : key, key, work, atomic);
-    }
-    const held = this.keys.get(key) ?? { line: this.lineUnderLoad(key), calls: 0 };
+    const held = this.keys.get(key) ?? { line: this.lineFor(key), calls: 0 };
     this.keys.set(key, held);
-    const { line } = held;
     held.calls++;
     this.inFlight++;
-    return this.enqueue<T>(line, key, work, atomic).finally(() => {
+    return this.enqueue<T>(held.line, key, work, atomic).finally(() => {
       this.inFlight--;
       if (--held.calls === 0) this.keys.delete(key);
     });
   }
 
-  /** A key's lane once lanesFromInFlight calls are in flight; its own line below that. */
-  private lineUnderLoad(key: string): string {
+  /** A key's own line, or its lane (from lanesFromInFlight calls in flight, when set). */
+  private lineFor(key: string): string {
     const { lanes, lanesFromInFlight = 0 } = this.options;
     return lanes && this.inFlight >= lanesFromInFlight ? laneOf(key, lanes) : key;
   }
