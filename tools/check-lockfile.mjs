@@ -7,7 +7,7 @@
 // package declares must therefore be locked too, as node would resolve it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './lib/command-line.mjs';
 
 const HELP = `usage: node tools/check-lockfile.mjs [lock file …]
 
@@ -44,20 +44,11 @@ function lookUp(packages, from, name) {
 }
 
 function main() {
-  let values, positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      options: { help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`check-lockfile: ${error.message} (see --help)\n`);
-    process.exit(2);
-  }
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return;
-  }
+  const { positionals } = parseCommandLine({
+    name: 'check-lockfile',
+    usage: HELP,
+    allowPositionals: true,
+  });
   const files = positionals.length ? positionals : ['package-lock.json'];
   let failed = false;
   for (const file of files) {
