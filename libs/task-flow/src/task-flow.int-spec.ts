@@ -15,7 +15,7 @@ import {
   StorageConfig,
   TaskConfig,
 } from '@genhub/config';
-import { DatabaseModule } from '@genhub/database';
+import { DatabaseModule, databaseIdentity } from '@genhub/database';
 import type { AppException } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
@@ -92,7 +92,10 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     ds = moduleRef.get(DataSource);
     billingQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Billing));
     webhooksQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Webhooks));
-    recoveryQueues = new RecoveryQueues(moduleRef.get(RedisConfig));
+    recoveryQueues = await RecoveryQueues.open(
+      moduleRef.get(RedisConfig),
+      await databaseIdentity(ds, process.env.DATABASE_URL as string),
+    );
   });
   afterAll(async () => {
     await recoveryQueues.close();

@@ -11,7 +11,7 @@ import { JobName, parseJob, QueueName } from '@genhub/queue';
  * use-case settles each task once, so a redelivered job is harmless; a
  * database failure throws and BullMQ retries per JOB_OPTIONS.
  */
-@Processor(QueueName.Billing, { concurrency: 20 })
+@Processor(QueueName.Billing, { concurrency: 20, autorun: false })
 export class SettleTaskProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.SettleTask] as const;

@@ -8,8 +8,8 @@ import { RunTaskUseCase } from '@genhub/tasks-feature';
 
 /**
  * Consumes `run-task` jobs. Concurrency (TASK_CONCURRENCY) and the lock
- * (TASK_LOCK_MS) come from configuration, so the worker starts only after they
- * are applied (autorun off). A job whose worker died (stalled) is moved back
+ * (TASK_LOCK_MS) come from configuration, applied before the worker starts
+ * (ObservedWorkerHost starts it once the queue prefix is checked). A job whose worker died (stalled) is moved back
  * to the queue by BullMQ and run again; the task's conditional writes make
  * sure it completes once.
  */
@@ -38,14 +38,6 @@ export class RunTaskProcessor extends ObservedWorkerHost {
     // The lock manager copied the construction-time lock settings: rebuild it (not yet started).
     (this.worker as unknown as { createLockManager(): void }).createLockManager();
     this.worker.concurrency = this.config.TASK_CONCURRENCY;
-  }
-
-  /** Started only now (autorun off): after the configured concurrency and locks are in place. */
-  override onApplicationBootstrap(): void {
-    super.onApplicationBootstrap();
-    void this.worker
-      .run()
-      .catch((e: Error) => this.logger.error(`task worker stopped: ${e.message}`));
   }
 
   protected async handle(job: Job<RunTaskJob>): Promise<string> {

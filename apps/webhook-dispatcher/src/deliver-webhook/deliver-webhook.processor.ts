@@ -11,7 +11,7 @@ import { DeliverWebhookResult, DeliverWebhookUseCase } from '@genhub/webhooks-fe
  * translates its answer: a deferred attempt (saturated host, first delay not
  * yet over) goes back to the delayed set without holding a worker slot.
  */
-@Processor(QueueName.Webhooks)
+@Processor(QueueName.Webhooks, { autorun: false })
 export class DeliverWebhookProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.DeliverWebhook] as const;

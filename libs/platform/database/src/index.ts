@@ -3,3 +3,4 @@ export * from './database.module';
 export * from './database-outage.util';
 export * from './keyset-cursor.util';
 export * from './prepared-query.util';
+export * from './database-identity.util';

@@ -1,14 +1,17 @@
 import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
-import { ConfigModule } from '@genhub/config';
-import { DatabaseModule } from '@genhub/database';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ConfigModule, DatabaseConfig } from '@genhub/config';
+import { DatabaseModule, databaseIdentity } from '@genhub/database';
 import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
-import { PubSubService, QueueModule } from '@genhub/queue';
+import { PubSubService, QueueModule, QueuePrefixOwnership } from '@genhub/queue';
 import { SERVICES, type ServiceName } from './service-definitions.constants';
 
 /**
  * What every app is made of before its own work: validated configuration,
  * logs, metrics and probes, the database pool, the queues with their depth
- * metrics, and Redis in the readiness check. An app module imports
+ * metrics, and Redis in the readiness check. The queue prefix is claimed for
+ * the app's database before any job moves (decision 0126). An app module imports
  * `ServiceModule.forRoot('<app>', env)` and adds its features.
  */
 @Module({})
@@ -16,6 +19,7 @@ export class ServiceModule implements OnModuleInit {
   constructor(
     private readonly readiness: ReadinessRegistry,
     private readonly pubsub: PubSubService,
+    private readonly ownership: QueuePrefixOwnership,
   ) {}
 
   static forRoot(service: ServiceName, env: NodeJS.ProcessEnv): DynamicModule {
@@ -26,7 +30,13 @@ export class ServiceModule implements OnModuleInit {
         ConfigModule.forRoot({ pieces: [...pieces], env, defaults }),
         ObservabilityModule.forRoot(service),
         DatabaseModule,
-        QueueModule.forRoot(),
+        QueueModule.forRoot({
+          installation: {
+            inject: [getDataSourceToken(), DatabaseConfig],
+            useFactory: (dataSource: DataSource, database: DatabaseConfig) => () =>
+              databaseIdentity(dataSource, database.DATABASE_URL),
+          },
+        }),
       ],
       providers: [QueueDepthMetrics],
     };
@@ -34,5 +44,6 @@ export class ServiceModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.readiness.register('redis', () => this.pubsub.ping());
+    this.readiness.register('queue-prefix', async () => this.ownership.assertVerified());
   }
 }

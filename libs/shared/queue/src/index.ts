@@ -4,3 +4,5 @@ export * from './queue.constants';
 export * from './queue.module';
 export * from './redis-connection.util';
 export * from './redis-outage.util';
+export * from './queue-prefix-claim.util';
+export * from './queue-prefix-ownership.service';

@@ -1,9 +1,14 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Global, Module } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
 import { PubSubService } from './pubsub.service';
 import { QueueConnectionLog } from './queue-connection-log.service';
 import { QueueName } from './queue.constants';
+import {
+  INSTALLATION_IDENTITY,
+  type InstallationIdentitySource,
+  QueuePrefixOwnership,
+} from './queue-prefix-ownership.service';
 import { bullConnection } from './redis-connection.util';
 
 /**
@@ -14,7 +19,16 @@ import { bullConnection } from './redis-connection.util';
 @Global()
 @Module({})
 export class QueueModule {
-  static forRoot(): DynamicModule {
+  /**
+   * `installation` says who this app is (its database): the prefix is then
+   * claimed for it, and checked, before any job is added or taken under it
+   * (QueuePrefixOwnership). Without it (a test module of one feature) nothing is checked.
+   */
+  static forRoot(
+    options: {
+      installation?: Omit<FactoryProvider<InstallationIdentitySource>, 'provide'>;
+    } = {},
+  ): DynamicModule {
     const queues = BullModule.registerQueueAsync(
       ...Object.values(QueueName).map((name) => ({
         name,
@@ -31,8 +45,15 @@ export class QueueModule {
     return {
       module: QueueModule,
       imports: [queues],
-      providers: [PubSubService, QueueConnectionLog],
-      exports: [queues, PubSubService],
+      providers: [
+        PubSubService,
+        QueueConnectionLog,
+        QueuePrefixOwnership,
+        ...(options.installation
+          ? [{ provide: INSTALLATION_IDENTITY, ...options.installation }]
+          : []),
+      ],
+      exports: [queues, PubSubService, QueuePrefixOwnership],
     };
   }
 }

@@ -3,7 +3,9 @@ import type { DataSource } from 'typeorm';
 import type { RedisConfig } from '@genhub/config';
 import {
   bullConnection,
+  checkQueuePrefix,
   closeQueue,
+  type InstallationIdentity,
   JOB_OPTIONS,
   JOB_QUEUE,
   JobName,
@@ -19,7 +21,17 @@ const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'wai
 export class RecoveryQueues {
   readonly queues: Record<QueueName, Queue>;
 
-  constructor(private readonly redis: RedisConfig) {
+  /**
+   * Opens the queues once the prefix is known to be this installation's
+   * (claimed for it, or already its own; decision 0126): a recovery run with
+   * another installation's QUEUE_PREFIX would hand our jobs to its workers.
+   */
+  static async open(redis: RedisConfig, installation: InstallationIdentity) {
+    await checkQueuePrefix(redis, installation);
+    return new RecoveryQueues(redis);
+  }
+
+  private constructor(private readonly redis: RedisConfig) {
     const open = (name: QueueName) =>
       new Queue(name, { connection: bullConnection(redis), prefix: redis.QUEUE_PREFIX });
     this.queues = {
@@ -63,6 +75,7 @@ export class RecoveryQueues {
       this.queues.billing,
       this.queues.webhooks,
       this.redis,
+      { isVerified: true }, // checked by `open`
     );
     let moved = 0;
     for (let n = await relay.drainOnce(); n > 0; n = await relay.drainOnce()) moved += n;

@@ -315,6 +315,48 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     await waitFor(async () => (await statusOf(id)) === 'completed');
   });
 
+  it('queues:owner names the installation owning the prefix; another database is refused until it takes over', async () => {
+    const owned = await admin('queues:owner');
+    expect(owned.code).toBe(0);
+    // The workers started above claimed the prefix for this database.
+    expect(owned.json).toEqual({
+      queue_prefix: prefix,
+      owner: expect.stringMatching(
+        new RegExp(`^database ${db.name} at 127\\.0\\.0\\.1:5432 \\(PostgreSQL system \\d+\\)$`),
+      ),
+      claimed_now: false,
+    });
+    const other = await createTestDatabase('recovery-owner');
+    try {
+      const otherEnv = { ...env, DATABASE_URL: other.url };
+      const run = async (...argv: string[]) => {
+        let out = '';
+        let err = '';
+        const code = await runAdminCli(argv, otherEnv, {
+          out: (text) => (out += text),
+          err: (text) => (err += text),
+        });
+        return { code, err, json: out ? JSON.parse(out) : undefined };
+      };
+      const refused = await run('tasks:requeue', '--dry-run');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(
+        new RegExp(
+          `^admin: tasks:requeue: QUEUE_PREFIX "${prefix}" belongs to another installation \\(database ${db.name} .*\\), not to this one \\(database ${other.name} .*\\n$`,
+        ),
+      );
+      const taken = await run('queues:owner', '--take-over');
+      expect(taken.code).toBe(0);
+      expect(taken.json.previous_owner).toBe(owned.json.owner);
+      expect((await run('queues:owner')).json.owner).toMatch(`database ${other.name} `);
+      // Handed back, as an operator would after trying the restored copy.
+      await admin('queues:owner', '--take-over');
+      expect((await admin('queues:owner')).json.claimed_now).toBe(false);
+    } finally {
+      await dropTestDatabase(other.name);
+    }
+  });
+
   it('refuses bad arguments with one line', async () => {
     const cases: [string[], RegExp][] = [
       [['webhooks:replay', '--since', 'yesterday'], /--since must be an ISO 8601/],

@@ -1,21 +1,28 @@
 import { isUUID } from 'class-validator';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RedisConfig } from '@genhub/config';
+import { DatabaseConfig, RedisConfig } from '@genhub/config';
+import { databaseIdentity } from '@genhub/database';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { QueueName } from '@genhub/queue';
+import { checkQueuePrefix, QueueName, takeOverQueuePrefix, withQueueRedis } from '@genhub/queue';
 import { RecoveryQueues, ReplayWebhooksUseCase, RequeueOpenTasksUseCase } from '@genhub/task-flow';
 import { ParsedArgs, registerAdminCommand } from './admin-command.util';
 
 /** Operator tools that rebuild or steer the queues (docs/decisions/0066). */
 
+/** This database as an installation (decision 0126). */
+function installationOf(app: INestApplicationContext) {
+  return databaseIdentity(app.get(DataSource), app.get(DatabaseConfig).DATABASE_URL);
+}
+
 async function withQueues<T>(
   app: INestApplicationContext,
   run: (dataSource: DataSource, queues: RecoveryQueues) => Promise<T>,
 ): Promise<T> {
-  const queues = new RecoveryQueues(app.get(RedisConfig));
+  const dataSource = app.get(DataSource);
+  const queues = await RecoveryQueues.open(app.get(RedisConfig), await installationOf(app));
   try {
-    return await run(app.get(DataSource), queues);
+    return await run(dataSource, queues);
   } finally {
     await queues.close();
   }
@@ -46,6 +53,34 @@ function selectedQueues(args: ParsedArgs): QueueName[] {
     throw usageError(`--queue must be one of: ${all.join(', ')}`);
   return [value as QueueName];
 }
+
+registerAdminCommand({
+  name: 'queues:owner',
+  usage: 'queues:owner [--take-over]',
+  summary:
+    'which installation owns QUEUE_PREFIX: claims it for this database when nobody has, fails when another database owns it; --take-over makes this database its owner (after a restore or a move)',
+  arity: 0,
+  run: async (app, args) => {
+    const installation = await installationOf(app);
+    const redis = app.get(RedisConfig);
+    if (args.flags['take-over'] === true) {
+      const previous = await withQueueRedis(redis, (client) =>
+        takeOverQueuePrefix(client, redis.QUEUE_PREFIX, installation),
+      );
+      return {
+        queue_prefix: redis.QUEUE_PREFIX,
+        owner: installation.description,
+        previous_owner: previous ?? null,
+      };
+    }
+    const outcome = await checkQueuePrefix(redis, installation);
+    return {
+      queue_prefix: redis.QUEUE_PREFIX,
+      owner: installation.description,
+      claimed_now: outcome === 'claimed',
+    };
+  },
+});
 
 registerAdminCommand({
   name: 'tasks:requeue',

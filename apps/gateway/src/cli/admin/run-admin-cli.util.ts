@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@genhub/config';
 import { AppException } from '@genhub/errors';
+import { QueuePrefixTakenError } from '@genhub/queue';
 import { adminCommands, findAdminCommand, parseArgs } from './admin-command.util';
 import { AdminCliModule } from './admin-cli.module';
 import './account.command';
@@ -49,7 +50,9 @@ export async function runAdminCli(
     return 0;
   } catch (error) {
     const message =
-      error instanceof AppException || error instanceof ConfigError
+      error instanceof AppException ||
+      error instanceof ConfigError ||
+      error instanceof QueuePrefixTakenError
         ? error.message
         : `unexpected error: ${(error as Error).message}`;
     io.err(`admin: ${name}: ${message}\n`);

@@ -1,6 +1,7 @@
 import { WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import { QueuePrefixOwnership } from '@genhub/queue';
 import { jobLogContext, withLogContext } from '../logging/log-context.util';
 import { MetricsService } from '../metrics/metrics.service';
 import { recordJobTimings } from '../metrics/queue-metrics.service';
@@ -11,12 +12,16 @@ import { recordJobTimings } from '../metrics/queue-metrics.service';
  * histograms, and on SIGTERM the jobs in flight finished before the database
  * pool and the queues close (Nest shuts the deepest modules down first).
  * A processor implements `handle` and, if it needs settings from
- * configuration (concurrency, locks), `configureWorker`.
+ * configuration (concurrency, locks), `configureWorker`. Processors are
+ * declared with `autorun: false`: the worker starts taking jobs only once the
+ * queue prefix is known to be this installation's (QueuePrefixOwnership).
  */
 export abstract class ObservedWorkerHost
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy
 {
+  @Inject(QueuePrefixOwnership) private readonly ownership!: QueuePrefixOwnership;
+
   protected constructor(protected readonly metrics: MetricsService) {
     super();
   }
@@ -27,11 +32,17 @@ export abstract class ObservedWorkerHost
   }
 
   onApplicationBootstrap(): void {
+    if (this.worker.opts.autorun !== false)
+      throw new Error(`${this.constructor.name} must be declared with autorun: false`);
     this.configureWorker();
     recordJobTimings(this.worker, this.metrics);
     // Connection errors (Redis away, a failover) as log lines, not raw stderr traces; it retries.
     const logger = new Logger(this.constructor.name);
     this.worker.on('error', (error) => logger.warn(`redis: ${error.message}`));
+    void this.ownership
+      .whenVerified()
+      .then(() => this.worker.run())
+      .catch((e: Error) => logger.error(`worker stopped: ${e.message}`));
   }
 
   async onModuleDestroy(): Promise<void> {

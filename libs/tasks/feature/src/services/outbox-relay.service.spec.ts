@@ -34,7 +34,12 @@ function fakeQueue(replicas: number, connected = 1) {
   return { queue, waits, added };
 }
 
-function relayWith(topology: 'standalone' | 'sentinel', replicas: number, connected = 1) {
+function relayWith(
+  topology: 'standalone' | 'sentinel',
+  replicas: number,
+  connected = 1,
+  prefixChecked = true,
+) {
   const removed: number[] = [];
   const outbox = {
     hasDue: async () => false, // the poll finds nothing: only the hand-over moves rows
@@ -44,7 +49,9 @@ function relayWith(topology: 'standalone' | 'sentinel', replicas: number, connec
   const other = fakeQueue(replicas, connected);
   const redis = { topology: { kind: topology } } as unknown as RedisConfig;
   const dataSource = { manager: {} } as unknown as DataSource;
-  const relay = new OutboxRelay(dataSource, outbox, tasks.queue, other.queue, other.queue, redis);
+  const relay = new OutboxRelay(dataSource, outbox, tasks.queue, other.queue, other.queue, redis, {
+    isVerified: prefixChecked,
+  });
   relay.onApplicationBootstrap();
   return { relay, removed, tasks };
 }
@@ -60,6 +67,15 @@ const row = (id: number): OutboxRow =>
 describe('OutboxRelay hand-over', () => {
   let running: OutboxRelay | undefined;
   afterEach(() => running?.onApplicationShutdown());
+
+  it('hands nothing over before the queue prefix is known to be this installation’s', async () => {
+    const { relay, removed, tasks } = relayWith('standalone', 0, 1, false);
+    running = relay;
+    relay.handOver([row(1)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(await relay.drainOnce()).toBe(0);
+    expect([tasks.added, removed]).toEqual([[], []]);
+  });
 
   it('standalone: deletes handed-over rows without asking any replica', async () => {
     const { relay, removed, tasks } = relayWith('standalone', 0);

@@ -1,10 +1,24 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { RedisConfig } from '@genhub/config';
-import { JOB_OPTIONS, JOB_QUEUE, JobItem, JobName, jobIdFor, QueueName } from '@genhub/queue';
+import {
+  JOB_OPTIONS,
+  JOB_QUEUE,
+  JobItem,
+  JobName,
+  jobIdFor,
+  QueueName,
+  QueuePrefixOwnership,
+} from '@genhub/queue';
 import { OutboxItem, OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 
 /** An outbox row for one job, with its deterministic id. */
@@ -46,6 +60,8 @@ export const REPLICA_COUNT_TTL_MS = 1000;
  * nothing: the rows stay until a relay has handed them over. With Sentinel
  * (a replica to fail over to) a row is deleted only once a replica has its
  * job too, so a failover right after the hand-over loses nothing either.
+ * Nothing is handed over before the queue prefix is known to be this
+ * installation's (QueuePrefixOwnership): until then the rows wait.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -71,6 +87,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @InjectQueue(QueueName.Billing) billing: Queue,
     @InjectQueue(QueueName.Webhooks) webhooks: Queue,
     redis: RedisConfig,
+    @Inject(QueuePrefixOwnership)
+    private readonly ownership: Pick<QueuePrefixOwnership, 'isVerified'>,
   ) {
     this.queues = { tasks, billing, webhooks };
     this.waitForReplica = redis.topology.kind === 'sentinel';
@@ -95,7 +113,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
    * over while a batch is in flight form the next batch.
    */
   handOver(rows: OutboxRow[]): void {
-    if (!rows.length || this.stopped) return;
+    if (!rows.length || this.stopped || !this.ownership.isVerified) return;
     this.handing.push(...rows);
     this.handingOver ??= this.handOverAll().finally(() => (this.handingOver = undefined));
   }
@@ -151,6 +169,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Hands one batch over; returns how many rows it moved. */
   async drainOnce(): Promise<number> {
+    if (!this.ownership.isVerified) return 0;
     // Nearly every poll finds nothing: ask with one statement before taking a transaction.
     if (!(await this.outbox.hasDue(this.dataSource.manager, HANDOVER_GRACE_MS))) return 0;
     return this.dataSource.transaction(async (manager) => {
