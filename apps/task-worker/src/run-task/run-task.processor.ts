@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
-import { Job } from 'bullmq';
+import { Job, UnrecoverableError } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
 import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
@@ -52,6 +52,13 @@ export class RunTaskProcessor extends ObservedWorkerHost {
       task: data.task,
     });
     this.outcomes.inc({ model, outcome, code: code === undefined ? '' : String(code) });
+    if (outcome === 'unknown-task') {
+      // Never dropped in silence: the job fails (kept with its data for a week), where the
+      // queue dashboard shows it and the owner's `admin tasks:requeue` hands it back.
+      const why = `task ${data.taskId} is not in this installation's database: another installation shares QUEUE_PREFIX`;
+      this.logger.warn({ attempt: job.attemptsMade + 1, outcome }, why);
+      throw new UnrecoverableError(why);
+    }
     this.logger.log({ attempt: job.attemptsMade + 1, outcome, code }, 'task run');
     return outcome;
   }

@@ -87,7 +87,7 @@ export const METRICS = {
   taskOutcomes: {
     name: 'genhub_task_outcomes_total',
     type: 'counter',
-    help: 'Task runs by model, outcome (completed, failed, skipped, superseded, deleted) and task code',
+    help: 'Task runs by model, outcome (completed, failed, skipped, superseded, deleted, unknown-task) and task code',
     labelNames: ['model', 'outcome', 'code'],
     services: ['task-worker'],
   },

@@ -162,6 +162,18 @@ export class TaskRepository {
   }
 
   /**
+   * Whether this database holds the task, in any status (rows are never removed:
+   * a deleted task is marked). A run job for a task it does not hold came from
+   * another installation's database (decision 0126).
+   */
+  async holds(id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM tasks.tasks WHERE id = $1`, [
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
    * Claims a task for a run: created → processing, or processing → processing
    * when a stalled run is picked up again (attempt + 1, so the old run can no
    * longer finish it). Undefined when the task is terminal or deleted.

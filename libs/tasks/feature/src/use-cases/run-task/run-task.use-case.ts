@@ -33,8 +33,18 @@ export interface RunTaskInput {
  */
 export const CLAIM_AFTER_MS = 50;
 
-/** How a run ended, for the processor's logs and metrics. */
-export type RunTaskOutcome = 'completed' | 'failed' | 'skipped' | 'superseded' | 'deleted';
+/**
+ * How a run ended, for the processor's logs and metrics. `skipped`: the task
+ * was no longer open (ended, deleted); `unknown-task`: this database holds no
+ * such task (the job came from another installation's, decision 0126).
+ */
+export type RunTaskOutcome =
+  | 'completed'
+  | 'failed'
+  | 'skipped'
+  | 'superseded'
+  | 'deleted'
+  | 'unknown-task';
 
 /** The outcome with the task's model and code (0 when completed; none when the run left no status). */
 export interface RunTaskReport {
@@ -92,6 +102,13 @@ export class RunTaskUseCase {
 
   /** Runs the task; says how it ended, which model ran and the task code it ended with. */
   async execute(input: RunTaskInput): Promise<RunTaskReport> {
+    const report = await this.runOnce(input);
+    if (report.outcome === 'skipped' && !(await this.tasks.holds(input.taskId)))
+      return { outcome: 'unknown-task' };
+    return report;
+  }
+
+  private async runOnce(input: RunTaskInput): Promise<RunTaskReport> {
     await this.cancellation.listen();
     if (input.task) {
       const report = await this.run(taskFromSnapshot(input.taskId, input.task), input.requestId, {
