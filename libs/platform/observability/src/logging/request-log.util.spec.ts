@@ -1,10 +1,14 @@
 import Fastify from 'fastify';
-import pino from 'pino';
+import { pinoHttp } from 'pino-http';
 import { Writable } from 'node:stream';
-import { requestId } from './logger-options.config';
+import { loggerOptions, requestId } from './logger-options.config';
 import { RequestLog } from './request-log.util';
 
-/** A Fastify app with the request log installed, writing to an array of parsed lines. */
+/**
+ * A Fastify app with the request log installed, writing to an array of parsed
+ * lines through the logger the apps use: pino-http's, built from loggerOptions
+ * (its req/res serializers included), as nestjs-pino builds its root logger.
+ */
 async function appLogging(level: string) {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -13,7 +17,7 @@ async function appLogging(level: string) {
       next();
     },
   });
-  const logger = pino({ level, base: { service: 'test' }, messageKey: 'msg' }, sink);
+  const logger = pinoHttp(loggerOptions('test', level).pinoHttp as object, sink).logger;
   const app = Fastify({ genReqId: requestId });
   new RequestLog(() => logger).install(app);
   app.get('/ok', async () => ({ ok: true }));

@@ -25,6 +25,15 @@ export class RequestLog {
   /** `logger` is resolved at the first request: nestjs-pino creates its root logger during init. */
   constructor(private readonly logger: () => Logger) {}
 
+  /**
+   * The root logger without pino-http's `req`/`res` serializers: they read
+   * Node's request and response objects (`res.headersSent`, …) and would turn
+   * the plain fields written here into `statusCode: null`.
+   */
+  private lines(): Logger {
+    return (this.resolved ??= this.logger().child({}, { serializers: { req: same, res: same } }));
+  }
+
   install(fastify: FastifyInstance): void {
     fastify.addHook('onResponse', (request, reply, done) => {
       this.write(request, reply);
@@ -33,7 +42,7 @@ export class RequestLog {
   }
 
   write(request: FastifyRequest, reply: FastifyReply): void {
-    const logger = (this.resolved ??= this.logger());
+    const logger = this.lines();
     const failed = reply.statusCode >= 500;
     const level = failed ? 'error' : 'info';
     if (!logger.isLevelEnabled(level) || routeFamily(request.routeOptions.url) === 'probe') return;
@@ -48,3 +57,5 @@ export class RequestLog {
     );
   }
 }
+
+const same = <T>(value: T): T => value;
