@@ -21,6 +21,7 @@ import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
 import { TasksHttpModule } from './tasks/tasks-http.module';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
+import { PublicLinks } from './transport/public-links.service';
 
 /** The public API, the admin API and (in embedded mode) the /cdn route. */
 @Module({})
@@ -51,6 +52,7 @@ export class AppModule {
         ReceiveDirectUploadUseCase,
         SweepExpiredUploadsUseCase,
         UploadRetentionScheduler,
+        PublicLinks,
       ],
     };
   }

@@ -23,7 +23,7 @@ import {
   V3Route,
 } from '@genhub/contracts/server';
 import { IssueUploadTicketUseCase, ReceiveDirectUploadUseCase } from '@genhub/storage';
-import { requestOrigin } from '../transport/request-origin.util';
+import { PublicLinks } from '../transport/public-links.service';
 
 /**
  * Direct uploads (decision 0111): a ticket first, then one `PUT` of the raw
@@ -36,6 +36,7 @@ export class MediaUploadsController {
   constructor(
     private readonly tickets: IssueUploadTicketUseCase,
     private readonly receive: ReceiveDirectUploadUseCase,
+    private readonly links: PublicLinks,
   ) {}
 
   @Post()
@@ -61,7 +62,7 @@ export class MediaUploadsController {
         filename: body.filename,
         size: body.size,
         contentType: body.content_type,
-        gatewayOrigin: requestOrigin(request),
+        gatewayOrigin: this.links.origin(request),
       }),
     );
   }

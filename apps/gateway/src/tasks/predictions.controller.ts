@@ -36,7 +36,7 @@ import {
   SubmitTaskUseCase,
   SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
-import { predictionResultUrl } from '../transport/request-origin.util';
+import { PublicLinks } from '../transport/public-links.service';
 import { SubmitRequestDocs, submitInput } from './submit-request.util';
 
 /** The WaveSpeed v3 body carries the sync switch beside the model input. */
@@ -69,6 +69,7 @@ export class PredictionsController {
     private readonly syncSubmit: SyncSubmitUseCase,
     private readonly getResult: GetResultUseCase,
     private readonly listTasks: ListTasksUseCase,
+    private readonly links: PublicLinks,
   ) {}
 
   @Post(':provider_id/:model_id/:run_type')
@@ -108,7 +109,7 @@ export class PredictionsController {
         predictionOfSyncResult(
           result,
           { model: `${provider}/${model}/${runType}`, createdAt: submittedAt },
-          predictionResultUrl(request, result.id),
+          this.links.predictionResultUrl(request, result.id),
         ),
       );
     }
@@ -118,7 +119,7 @@ export class PredictionsController {
         ack,
         `${provider}/${model}/${runType}`,
         submittedAt,
-        predictionResultUrl(request, ack.id),
+        this.links.predictionResultUrl(request, ack.id),
       ),
     );
   }
@@ -156,6 +157,6 @@ export class PredictionsController {
     @Req() request: FastifyRequest,
   ): Promise<ApiEnvelopeDto<PredictionDto>> {
     const { task } = await this.getResult.execute({ accountId: account.id, taskId: id });
-    return envelope(predictionOfTask(task, predictionResultUrl(request, task.id)));
+    return envelope(predictionOfTask(task, this.links.predictionResultUrl(request, task.id)));
   }
 }

@@ -27,7 +27,7 @@ import {
   type EventStreamResponse,
   startEventStream,
 } from '../transport/event-stream-response.util';
-import { predictionResultUrl, requestOrigin } from '../transport/request-origin.util';
+import { PublicLinks } from '../transport/public-links.service';
 import { EventsAccountId, TaskEventsAuthGuard } from './task-events-auth.guard';
 
 /** How long a client waits before reconnecting a dropped stream. */
@@ -53,6 +53,7 @@ export class TaskEventsController {
   constructor(
     private readonly issueToken: IssueEventsTokenUseCase,
     private readonly watchTask: WatchTaskUseCase,
+    private readonly links: PublicLinks,
   ) {}
 
   @Post(':task_id/events/token')
@@ -76,7 +77,7 @@ export class TaskEventsController {
       accountId: account.id,
       taskId: id,
     });
-    const url = `${requestOrigin(request)}/api/v3/predictions/${encodeURIComponent(id)}/events?token=${token}`;
+    const url = `${this.links.origin(request)}/api/v3/predictions/${encodeURIComponent(id)}/events?token=${token}`;
     return envelope({ url, token, expires_at: expiresAt.toISOString() });
   }
 
@@ -127,7 +128,7 @@ export class TaskEventsController {
       accountId,
       taskId: id,
       lastEventId,
-      resultUrl: predictionResultUrl(request, id),
+      resultUrl: this.links.predictionResultUrl(request, id),
     });
     if (!stream) {
       await reply.status(204).send();

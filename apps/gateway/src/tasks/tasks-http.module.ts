@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TaskFlowModule } from '@genhub/task-flow';
+import { PublicLinks } from '../transport/public-links.service';
 import { PredictionsController } from './predictions.controller';
 import { TaskEventsController } from './task-events.controller';
 import { TaskEventStreamsMetrics } from './task-event-streams.metrics';
@@ -13,6 +14,6 @@ import { TasksController } from './tasks.controller';
 @Module({
   imports: [TaskFlowModule.forGateway()],
   controllers: [TasksController, PredictionsController, TaskEventsController],
-  providers: [TaskEventStreamsMetrics],
+  providers: [TaskEventStreamsMetrics, PublicLinks],
 })
 export class TasksHttpModule {}

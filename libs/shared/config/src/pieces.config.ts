@@ -108,10 +108,15 @@ export class StorageConfig {
   @IsString()
   STORAGE_DIR = '.data/objects';
 
-  /** The gateway's public address, used for the default CDN_URL. */
+  /**
+   * The gateway's public address: file URLs (the default CDN_URL) and the links
+   * in answers start with it. Unset: file URLs use http://127.0.0.1:3000 and
+   * links the address the client called (`npm start` sets it to the gateway it starts).
+   */
   @EmptyAsUnset()
+  @IsOptional()
   @IsUrl(URL_OPTS)
-  PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+  PUBLIC_BASE_URL?: string;
 
   @EmptyAsUnset()
   @IsOptional()
@@ -119,7 +124,8 @@ export class StorageConfig {
   CDN_URL?: string;
 
   get cdnUrl(): string {
-    return (this.CDN_URL ?? `${this.PUBLIC_BASE_URL.replace(/\/$/, '')}/cdn`).replace(/\/$/, '');
+    const base = (this.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+    return (this.CDN_URL ?? `${base}/cdn`).replace(/\/+$/, '');
   }
 
   get usesS3(): boolean {
