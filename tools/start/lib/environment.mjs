@@ -1,5 +1,6 @@
 // Resolves the environment every command of the embedded setup shares:
-// DATABASE_URL, REDIS_URL (unless Sentinel or Cluster is set) and the generated secrets, kept in .data/.
+// DATABASE_URL, REDIS_URL (unless Sentinel or Cluster is set), the embedded
+// installation's QUEUE_PREFIX and the generated secrets, kept in .data/.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,11 +23,30 @@ function secrets() {
   return generated;
 }
 
+/**
+ * The queue prefix of the embedded installation: its own, so that two clones on
+ * one machine (one Redis) never share queues (decision 0126). A data folder
+ * made before prefixes were chosen keeps `genhub`, the jobs it may still have.
+ */
+function embeddedQueuePrefix(env) {
+  const file = path.join(dataDir, 'installation.json');
+  if (!fs.existsSync(file)) {
+    const existing = fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'));
+    const prefix = existing ? 'genhub' : `genhub-${randomBytes(4).toString('hex')}`;
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ QUEUE_PREFIX: prefix }, null, 2)}\n`);
+  }
+  const { QUEUE_PREFIX } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // A Redis Cluster needs the prefix hash-tagged, so that a queue's keys share a slot.
+  return env.REDIS_CLUSTER_NODES ? `{${QUEUE_PREFIX}}` : QUEUE_PREFIX;
+}
+
 /** Returns { env, stop } with every service this run needs up. */
 export async function resolveEnvironment({ needRedis = true } = {}) {
   const env = { ...process.env };
   const stops = [];
   if (!env.DATABASE_URL) {
+    env.QUEUE_PREFIX ??= embeddedQueuePrefix(env);
     const pg = await ensureEmbeddedPostgres(log);
     env.DATABASE_URL = pg.url;
     stops.push(pg.stop);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DatabaseConfig, loadConfig, ConfigError } from '@genhub/config';
+import { DatabaseConfig, loadConfig } from '@genhub/config';
 import { runMigrations } from '@genhub/database';
 import { ALL_MIGRATIONS } from '@genhub/schema';
 
@@ -19,8 +19,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // One line: a configuration error, an unreachable database, a failed migration.
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  const code = (error as { code?: unknown }).code;
   process.stderr.write(
-    `migrate: ${error instanceof ConfigError ? error.message : (error as Error).stack}\n`,
+    `migrate: ${typeof code === 'string' && !message.includes(code) ? `${code}: ` : ''}${message}\n`,
   );
   process.exit(1);
 });
