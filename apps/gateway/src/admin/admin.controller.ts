@@ -45,7 +45,7 @@ import { amountUnits } from './amount-units.util';
 const AccountIdParam = () =>
   ApiParam({ name: 'id', description: 'The account id.', format: 'uuid' });
 
-/** extensions.md §2: the operator's API. JSON in and out, no envelope. */
+/** The operator's API (docs/interface.md, "Admin API"): JSON in and out, no envelope. */
 @Controller('admin/v1')
 @UseGuards(AdminGuard)
 export class AdminController {

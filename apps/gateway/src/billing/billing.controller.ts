@@ -26,7 +26,7 @@ import {
 } from '@genhub/contracts/server';
 import { optionalInt, optionalString, optionalType } from './billing-query.util';
 
-/** `GET /v1/balance`: no envelope (interface.md). */
+/** `GET /v1/balance`: no envelope (docs/interface.md, "Check balance"). */
 @Controller('v1')
 @UseGuards(ApiKeyGuard)
 export class BalanceController {

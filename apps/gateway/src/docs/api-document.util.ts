@@ -16,7 +16,8 @@ import { AppModule } from '../app.module';
 const DOCUMENT_ONLY_ENV: NodeJS.ProcessEnv = {
   DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
   REDIS_URL: 'redis://127.0.0.1:1',
-  // The admin routes are public interface (extensions.md §2); they exist when a token is set.
+  // The admin routes are public interface (docs/interface.md, "Admin API"); they exist when a
+  // token is set.
   ADMIN_TOKEN: 'openapi-document-only',
 };
 

@@ -328,7 +328,7 @@ describe('the OpenAPI document', () => {
     expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param']);
   });
 
-  it('documents the admin API (extensions.md §2) with its bodies and answers', () => {
+  it('documents the admin API (docs/interface.md, "Admin API") with its bodies and answers', () => {
     const create = document.paths['/admin/v1/accounts'].post;
     expect(create.requestBody).toEqual({
       required: false,

@@ -40,7 +40,8 @@ const V1_ERROR_FORM = {
 /**
  * The chat family: the `type` of each code, or `'standard'` for the
  * authentication refusals, which are answered before the handler runs and so
- * use `{code, error}` (interface.md, Authentication 6; extensions.md §6).
+ * use `{code, error}` (docs/interface.md, "Authentication" and
+ * "Chat authentication refusals").
  */
 const CHAT_ERROR_TYPE = {
   invalid_request: 'invalid_request_error',

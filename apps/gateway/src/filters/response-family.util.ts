@@ -1,4 +1,4 @@
-/** Which error shape a URL answers with (interface.md "Errors"; extensions.md §6). */
+/** Which error shape a URL answers with (docs/interface.md, "HTTP error bodies"). */
 export type ResponseFamily = 'v1' | 'v3' | 'chat' | 'admin';
 
 export function responseFamily(url: string): ResponseFamily {

@@ -42,7 +42,9 @@ function inFamilyShape(path: string, status: number, body: unknown): boolean {
         typeof error.message === 'string' &&
         typeof error.type === 'string' &&
         'param' in error;
-      return chat || standard; // authentication refusals use {code, error} (extensions.md §6)
+      // Authentication refusals use {code, error}
+      // (docs/interface.md, "Chat authentication refusals").
+      return chat || standard;
     }
     default:
       return standard;

@@ -1,7 +1,7 @@
 /**
  * Request-level errors: why an HTTP call is refused. Domain code throws
  * `AppException(code, …)`; one filter per response family turns the code into
- * the documented body (interface.md, "Errors"; extensions.md §6).
+ * the documented body (docs/interface.md, "HTTP error bodies").
  */
 export const AppErrorCode = {
   InvalidRequest: 'invalid_request',
@@ -41,12 +41,15 @@ export interface AppErrorEntry {
   readonly status: number;
   /** Default message; some codes always carry a specific one (given when thrown). */
   readonly message: string;
-  /** Business code nested inside `error` on /v1/ answers (interface.md, "HTTP error body"). */
+  /** Business code nested in `error` on /v1/ answers (docs/interface.md, "HTTP error bodies"). */
   readonly innerCode?: number;
   readonly transient: boolean;
 }
 
-/** Inner business code for insufficient balance: interface.md leaves it open; ours is 1300. */
+/**
+ * Inner business code for insufficient balance: the public interface leaves it open; ours
+ * is 1300 (docs/interface.md, "HTTP error bodies").
+ */
 export const INSUFFICIENT_BALANCE_INNER_CODE = 1300;
 
 export const APP_ERRORS = {
@@ -115,7 +118,7 @@ export const APP_ERRORS = {
   internal: { status: 500, message: 'Server error', transient: true },
 } as const satisfies Record<AppErrorCode, AppErrorEntry>;
 
-/** The 402 text (interface.md): balance net of reservations, three decimals. */
+/** The 402 text (docs/interface.md, "402 message"): balance net of reservations, three decimals. */
 export function insufficientBalanceMessage(
   currencySymbol: string,
   current: string,
@@ -124,7 +127,7 @@ export function insufficientBalanceMessage(
   return `Insufficient balance. Current: ${currencySymbol}${current}, required: ${currencySymbol}${required}. Please top up and try again.`;
 }
 
-/** The 400 text for an unrecognized provider (interface.md). */
+/** The 400 text for an unrecognized provider (docs/interface.md, "HTTP error bodies"). */
 export function unknownProviderMessage(provider: string): string {
   return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Task error codes: the `code` of a task result or webhook (interface.md,
+ * Task error codes: the `code` of a task result or webhook (docs/interface.md,
  * "Task error codes"). The only place a task code or its message is spelled out.
  */
 export const TaskCode = {
@@ -23,7 +23,7 @@ export type TaskFailureCode = Exclude<TaskCode, typeof TaskCode.Success>;
 export interface TaskCodeEntry {
   readonly name: string;
   readonly message: string;
-  /** Worth submitting again (interface.md, "Retry guidance"). */
+  /** Worth submitting again (docs/interface.md, "Retry guidance"). */
   readonly transient: boolean;
 }
 

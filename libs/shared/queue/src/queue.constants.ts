@@ -82,7 +82,7 @@ export interface DeliverWebhookJob {
   body?: string;
 }
 
-/** interface.md, "Events": exactly these keys, for success and failure alike. */
+/** Exactly these keys, for success and failure alike (docs/interface.md, "Webhook payload"). */
 export interface WebhookPayload {
   id: string;
   model: string;

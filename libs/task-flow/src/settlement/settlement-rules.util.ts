@@ -2,8 +2,8 @@ import type { TaskStatus } from '@genhub/tasks-data-access';
 
 /**
  * The single answer to "is this task's reservation captured or released?"
- * for every path a task takes (extensions.md §5; decisions 0094, 0106). The
- * ledger's SQL carries the answer out; nothing else decides it.
+ * for every path a task takes (docs/interface.md, "Billing semantics"; decisions 0094,
+ * 0106). The ledger's SQL carries the answer out; nothing else decides it.
  */
 export type Settlement = 'capture' | 'release' | 'none';
 

@@ -80,7 +80,10 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** Throws the interface's 401/403 AppExceptions; returns the caller otherwise. */
+  /**
+   * Throws the 401/403 AppExceptions (docs/interface.md, "Authentication"); returns the
+   * caller otherwise.
+   */
   async authenticate(header: string | string[] | undefined): Promise<AuthenticatedAccount> {
     const value = Array.isArray(header) ? header[0] : header;
     if (value === undefined || value.trim() === '')

@@ -8,8 +8,9 @@ interface AuthRequest {
 }
 
 /**
- * Every public endpoint: `Authorization: Bearer <api_key>`. Refusals are the
- * interface's exact 401/403 (AppException codes; the filter shapes the body).
+ * Every public endpoint: `Authorization: Bearer <api_key>`. Refusals are the exact
+ * 401/403 (docs/interface.md, "Authentication"): AppException codes; the filter
+ * shapes the body.
  * Sets `request.account`, read by `@CurrentAccount()`.
  */
 @Injectable()

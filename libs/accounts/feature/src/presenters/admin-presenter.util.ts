@@ -10,7 +10,7 @@ import type { TopUpRecord } from '../ports/account-balances.port';
 import type { AccountView } from '../use-cases/account-view.types';
 import type { AccountPage } from '../use-cases/list-accounts/list-accounts.use-case';
 
-/** extensions.md §2: the admin account object. `balance` is net of reservations. */
+/** The admin account object (docs/interface.md, "Admin API"). `balance` is net of reservations. */
 export function presentAdminAccount(
   view: AccountView,
   options: { withWebhookSecret?: boolean } = {},
@@ -27,7 +27,7 @@ export function presentAdminAccount(
   };
 }
 
-/** interface.md "Billing record" for a top-up. */
+/** The billing record of a top-up (docs/interface.md, "Billing record"). */
 export function presentTopUpRecord(record: TopUpRecord): BillingRecordDto {
   return {
     id: record.id,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { BillingRecordType } from '../entities';
 
-/** One billing record as the interface shows it, money still in micro-units. */
+/** One billing record (docs/interface.md, "Billing record"), money still in micro-units. */
 export interface RecordView {
   id: string;
   /** UTC day of the record, `YYYY-MM-DD`. */

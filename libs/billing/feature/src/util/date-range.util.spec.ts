@@ -3,7 +3,7 @@ import { parseDay, resolveDayRange } from './date-range.util';
 
 const now = new Date('2025-03-17T23:59:59Z');
 
-describe('resolveDayRange (extensions.md §6, usage range)', () => {
+describe('resolveDayRange (docs/interface.md, "Usage range")', () => {
   it('defaults to the current UTC month', () => {
     expect(resolveDayRange({}, now)).toEqual({
       startDate: '2025-03-01',

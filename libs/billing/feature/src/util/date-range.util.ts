@@ -31,11 +31,11 @@ function lastDayOfMonth(year: number, month: number): string {
 }
 
 /**
- * extensions.md §6, "Usage range": `start_date`/`end_date` are inclusive and,
- * when either is given, replace `period`; a missing `end_date` is today (UTC),
- * a missing `start_date` is the first day of `end_date`'s month, and the
- * answer's period is the `YYYY-MM` of the range's start. Without either, the
- * range is `period` (default: the current UTC month). Anything malformed, or
+ * The usage range rule (docs/interface.md, "Usage range"): `start_date`/`end_date`
+ * are inclusive and, when either is given, replace `period`; a missing `end_date`
+ * is today (UTC), a missing `start_date` is the first day of `end_date`'s month,
+ * and the answer's period is the `YYYY-MM` of the range's start. Without either,
+ * the range is `period` (default: the current UTC month). Anything malformed, or
  * a start after the end, is a 400.
  */
 export function resolveDayRange(

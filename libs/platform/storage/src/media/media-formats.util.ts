@@ -13,7 +13,10 @@ export interface MediaFormat {
 /** 1 MB = 1,048,576 bytes. */
 export const MB = 1024 * 1024;
 
-/** Per-kind size limits of uploads and media inputs (interface.md, "Upload file"). */
+/**
+ * Per-kind size limits of uploads and media inputs (docs/interface.md, "Upload file" and
+ * "Media inputs").
+ */
 export const MEDIA_LIMITS: Record<MediaKind, number> = {
   image: 20 * MB,
   video: 100 * MB,

@@ -8,7 +8,7 @@ export interface CatalogueFilter {
   search?: string;
 }
 
-/** A listing entry (interface.md "Model entry" plus the extras of extensions.md §5). */
+/** A listing entry, extra fields included (docs/interface.md, "Model entry"). */
 export type ModelEntry = ModelEntryDto;
 
 /**

@@ -52,8 +52,8 @@ export async function renderSimulatorPng(
 }
 
 /**
- * The built-in model that exercises every path of a client without an
- * upstream (extensions.md §4): waits, fails on request, produces PNGs.
+ * The built-in model that exercises every path of a client without an upstream
+ * (docs/interface.md, "Simulator model"): waits, fails on request, produces PNGs.
  */
 export class SimulatorAdapter implements ModelAdapter<SimulatorInputDto> {
   async run(context: RunContext<SimulatorInputDto>): Promise<AdapterResult> {

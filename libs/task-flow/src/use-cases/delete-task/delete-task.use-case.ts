@@ -17,7 +17,7 @@ export interface DeleteTaskInput {
 const MAX_RACE_RETRIES = 3;
 
 /**
- * DELETE /api/v3/predictions/{id}, per the states table and extensions.md §5:
+ * DELETE /api/v3/predictions/{id} (docs/interface.md, "Task states" and "Billing semantics"):
  * created → deleted + release; processing → deleted + cancel notice + capture;
  * completed → outputs deleted + deleted (already captured by its run);
  * failed → deleted (already released). The mark and its settle outbox row are

@@ -1,6 +1,6 @@
 import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
 
-/** Per-stage durations in milliseconds (interface.md, "timings"). */
+/** Per-stage durations in milliseconds (docs/interface.md, "Task result"). */
 export interface TaskTimings {
   queue_wait: number;
   worker_init: number;

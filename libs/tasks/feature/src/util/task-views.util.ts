@@ -25,7 +25,7 @@ const TIMING_KEYS = [
   'total',
 ] as const satisfies readonly (keyof TimingsDto)[];
 
-/** The result object, exactly as interface.md shapes it (no other keys). */
+/** The result object with exactly its documented keys (docs/interface.md, "Task result"). */
 export function toResultView(task: TaskResultFields): TaskResultBody {
   if (task.status === 'completed') {
     const t = task.timings;
@@ -57,7 +57,7 @@ export function toResultView(task: TaskResultFields): TaskResultBody {
   return { id: task.id, status: 'processing' };
 }
 
-/** The webhook body snapshot: exactly the interface's keys. */
+/** The webhook body snapshot: exactly its keys (docs/interface.md, "Webhook payload"). */
 export function toWebhookPayload(task: TaskEntity): WebhookPayloadDto {
   const completed = task.status === 'completed';
   return {

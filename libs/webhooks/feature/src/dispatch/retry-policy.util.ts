@@ -1,7 +1,7 @@
 /**
  * Attempt n (1-based) is made `delays[n-1]` ms after the end of attempt n-1
- * (extensions.md §6); there are `delays.length` attempts in all. A replayed
- * delivery (`webhooks:replay`) starts a new round at `firstAttempt`: its
+ * (docs/interface.md, "Webhook retry delays"); there are `delays.length` attempts in
+ * all. A replayed delivery (`webhooks:replay`) starts a new round at `firstAttempt`: its
  * attempts keep counting up in the log, and the round gets the same delays.
  */
 export type RetryDecision =

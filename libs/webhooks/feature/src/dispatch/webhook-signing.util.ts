@@ -3,8 +3,8 @@ import { Webhook } from 'standardwebhooks';
 export const WEBHOOK_USER_AGENT = 'genhub-webhooks/1.0';
 
 /**
- * Standard Webhooks headers (extensions.md §3): the id is the task id (the
- * same on every attempt), the timestamp is the attempt's, the signature is
+ * Standard Webhooks headers (docs/interface.md, "Webhook signing"): the id is the task
+ * id (the same on every attempt), the timestamp is the attempt's, the signature is
  * `v1,<base64 HMAC-SHA256>` over `<id>.<timestamp>.<body>` with the account's
  * `whsec_` secret.
  */

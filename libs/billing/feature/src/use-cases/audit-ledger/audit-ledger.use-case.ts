@@ -34,7 +34,7 @@ export interface LedgerAuditReport {
   failing: AccountAudit[];
 }
 
-/** The rules one account's ledger must keep (extensions.md §5). */
+/** The rules one account's ledger must keep (docs/interface.md, "Billing semantics"). */
 export function auditAccount(f: AccountLedgerFacts, horizonMs: number): AccountAudit {
   const problems: string[] = [];
   const amount = (units: number) => formatAmount(units, 6);

@@ -9,7 +9,10 @@ export interface GetBalanceInput {
 }
 
 export interface BalanceResult {
-  /** Net of open reservations (extensions.md §5): what the account may still spend. */
+  /**
+   * Net of open reservations (docs/interface.md, "Billing semantics"): what the account may
+   * still spend.
+   */
   balance: number;
   currency: Currency;
 }

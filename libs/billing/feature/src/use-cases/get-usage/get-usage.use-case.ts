@@ -14,8 +14,8 @@ export interface GetUsageInput {
 }
 
 /**
- * Usage over a month or an inclusive day range (extensions.md §6), summed
- * from the daily rollup that every capture maintains, so its cost is the
+ * Usage over a month or an inclusive day range (docs/interface.md, "Usage range"),
+ * summed from the daily rollup that every capture maintains, so its cost is the
  * number of days × categories, never the number of tasks.
  */
 @Injectable()

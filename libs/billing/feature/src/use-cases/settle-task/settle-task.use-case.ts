@@ -11,9 +11,9 @@ export interface SettleTaskInput {
 export type SettleTaskResult = 'captured' | 'released' | 'unchanged';
 
 /**
- * Settles a task's reservation exactly once (extensions.md §5): capture turns
- * it into one `usage` record, release returns it to the balance. Both are a
- * conditional open → settled update, so a redelivered or duplicated event,
+ * Settles a task's reservation exactly once (docs/interface.md, "Billing semantics"):
+ * capture turns it into one `usage` record, release returns it to the balance. Both
+ * are a conditional open → settled update, so a redelivered or duplicated event,
  * or one racing another, changes nothing.
  */
 @Injectable()

@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { CURRENCIES, type Currency, toMicros } from '@genhub/money';
 
-/** The account levels of the public interface (`GET /v1/balance`, the admin API). */
+/** The account levels (`GET /v1/balance`, the admin API; docs/interface.md, "Balance object"). */
 export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
 export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
@@ -51,7 +51,7 @@ function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** Body of `POST /admin/v1/accounts` (extensions.md §2); every field optional. */
+/** Body of `POST /admin/v1/accounts` (docs/interface.md, "Admin API"); every field optional. */
 @ApiSchema({ name: 'AdminCreateAccountRequest' })
 export class CreateAccountDto {
   @ApiPropertyOptional({ enum: CURRENCIES, default: 'USD' })

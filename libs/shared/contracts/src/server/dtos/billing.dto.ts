@@ -63,7 +63,7 @@ export class BillingsQueryDto {
   type?: 'top-up' | 'usage';
 }
 
-/** One billing record (interface.md, "Billing record"). */
+/** One billing record (docs/interface.md, "Billing record"). */
 @ApiSchema({ name: 'BillingRecord' })
 export class BillingRecordDto {
   @ApiProperty({ example: '7d0c2c1e-5a43-4a2e-9a8b-2f1f1d1c0b9a' })
@@ -107,7 +107,7 @@ export class BillingsPageDto {
   per_page!: number;
 }
 
-/** Query of `GET /api/v3/usage` (extensions.md §6, "Usage range"). */
+/** Query of `GET /api/v3/usage` (docs/interface.md, "Usage range"). */
 @ApiSchema({ name: 'UsageQuery' })
 export class UsageQueryDto {
   @ApiPropertyOptional({

@@ -35,7 +35,7 @@ export class ListModelsQueryDto {
   search?: string;
 }
 
-/** An entry of the model listing (interface.md, "Model entry"; extensions.md §5). */
+/** An entry of the model listing (docs/interface.md, "Model entry" and "Billing semantics"). */
 @ApiSchema({ name: 'ModelEntry' })
 export class ModelEntryDto {
   @ApiProperty({ description: '`<provider>/<model>`', example: 'local/simulator' })
@@ -85,8 +85,8 @@ export class ModelEntryDto {
 }
 
 /**
- * Input of `local/simulator/test` (extensions.md §4). The one definition: the
- * providers lib validates the simulator's input with this class.
+ * Input of `local/simulator/test` (docs/interface.md, "Simulator model"). The one
+ * definition: the providers lib validates the simulator's input with this class.
  */
 @ApiSchema({ name: 'SimulatorInput' })
 export class SimulatorInputDto extends ModelInputBaseDto {

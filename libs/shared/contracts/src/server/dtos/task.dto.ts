@@ -10,7 +10,10 @@ const CREATED_AT_EXAMPLE = '2025-01-31T12:00:00.123';
 export const PREFIX_PATTERN =
   /^(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+)*$/;
 
-/** Query parameters of `POST /v1/{provider_id}/{model_id}/{run_type}` (interface.md, "Submit task"). */
+/**
+ * Query parameters of `POST /v1/{provider_id}/{model_id}/{run_type}` (docs/interface.md,
+ * "Submit task").
+ */
 @ApiSchema({ name: 'SubmitTaskQuery' })
 export class SubmitTaskQueryDto {
   @ApiPropertyOptional({
@@ -51,7 +54,7 @@ export class SubmitTaskQueryDto {
   prefix?: string;
 }
 
-/** Answer of an asynchronous submit (interface.md, "Submit acknowledgement"). */
+/** Answer of an asynchronous submit (docs/interface.md, "Submit acknowledgement"). */
 @ApiSchema({ name: 'SubmitAck' })
 export class SubmitAckDto {
   @ApiProperty({
@@ -74,7 +77,7 @@ export class SubmitAckDto {
   estimated_duration!: number | null;
 }
 
-/** Per-stage durations in milliseconds (interface.md, "Task"). */
+/** Per-stage durations in milliseconds (docs/interface.md, "Task result"). */
 @ApiSchema({ name: 'Timings' })
 export class TimingsDto {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Time spent waiting in the queue.' })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 /**
- * The body POSTed to the `webhook` URL when a task is terminal (interface.md,
- * "Events"): exactly these keys, for success and failure alike.
+ * The body POSTed to the `webhook` URL when a task is terminal (docs/interface.md,
+ * "Webhook payload"): exactly these keys, for success and failure alike.
  */
 @ApiSchema({ name: 'WebhookPayload' })
 export class WebhookPayloadDto {

@@ -65,7 +65,10 @@ function documentedRoute<Family extends ResponseFamily>(
   );
 }
 
-/** A `/v1/` route: bare JSON objects, `{code, error}` errors (interface.md). */
+/**
+ * A `/v1/` route: bare JSON objects, `{code, error}` errors (docs/interface.md,
+ * "HTTP error bodies").
+ */
 export const V1Route = (doc: ApiRouteDoc<'v1'>): MethodDecorator => documentedRoute('v1', doc);
 
 /** An `/api/v3/` route: `{code, message, data}` answers (give `ok` an envelope DTO) and errors. */
@@ -75,6 +78,9 @@ export const V3Route = (doc: ApiRouteDoc<'v3'>): MethodDecorator => documentedRo
 export const ChatRoute = (doc: ApiRouteDoc<'chat'>): MethodDecorator =>
   documentedRoute('chat', doc);
 
-/** An admin route (extensions.md §2): its own bearer token, bare JSON, `{code, error}` errors. */
+/**
+ * An admin route (docs/interface.md, "Admin API"): its own bearer token, bare JSON,
+ * `{code, error}` errors.
+ */
 export const AdminRoute = (doc: ApiRouteDoc<'admin'>): MethodDecorator =>
   documentedRoute('admin', doc, ApiSecurity('adminBearer'));

@@ -2,7 +2,10 @@ import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import type { ApiTagName } from './api-route.decorator';
 import { ERROR_RESPONSES } from './error-responses.constants';
 
-/** The document's version: bump on any change of the public interface. */
+/**
+ * The document's version: bump on any change of the public interface (docs/interface.md,
+ * "Versioning").
+ */
 export const CONTRACTS_VERSION = '1.4.0';
 
 const TAGS: Record<ApiTagName, string> = {

@@ -9,8 +9,8 @@ import {
 } from '@genhub/errors';
 
 /**
- * The error answers of the public interface, one reusable response per family
- * and status, with the exact bodies as examples (taken from the error
+ * The error answers of the public interface (docs/interface.md, "Errors"), one reusable
+ * response per family and status, with the exact bodies as examples (taken from the error
  * catalogue, so a message changes in one place). Routes refer to them through
  * their family decorator (`api-operation.decorator.ts`).
  */
@@ -210,13 +210,14 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   },
 };
 
-/** The response families of the interface (extensions.md §6) and the admin API (§2). */
+/** The response families (docs/interface.md, "HTTP error bodies"), the admin API's included. */
 export type ResponseFamily = 'v1' | 'v3' | 'chat' | 'admin';
 
 /**
  * Which reusable response answers each status, per family. Chat endpoints keep
- * the `{code, error}` shape for authentication refusals (extensions.md §6);
- * the admin API answers `{code, error}` with a string `error` (§2).
+ * the `{code, error}` shape for authentication refusals
+ * (docs/interface.md, "Chat authentication refusals"); the admin API answers
+ * `{code, error}` with a string `error` (docs/interface.md, "Admin API").
  */
 export const ERROR_RESPONSE_NAMES = {
   v1: {

@@ -6,7 +6,7 @@ import { MODEL_INPUT_CLASSES, MODEL_SUBMIT_PATHS, schemaName } from './contract-
 import { ref } from './error-responses.constants';
 import { taskFinishedCallback } from './webhook-callback.constants';
 
-/** Schemas whose key list is exhaustive (extensions.md §6, "Exact shapes"). */
+/** Schemas whose key list is exhaustive (docs/interface.md, "Exact shapes"). */
 const CLOSED_SCHEMAS = [
   'SubmitAck',
   'Timings',

@@ -3,7 +3,8 @@ import { json, ref } from './error-responses.constants';
 
 /**
  * The webhook a submit with `?webhook=` leads to, as an OpenAPI callback of the
- * submit operation (extensions.md §3: Standard Webhooks signing, 3 attempts).
+ * submit operation: Standard Webhooks signing, 3 attempts
+ * (docs/interface.md, "Webhook signing" and "Retry policy").
  */
 export function taskFinishedCallback(
   submitOperationId: string,
