@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: the platform's benchmark, judged against ../shared/perf-floor
-// measured in the same invocation. Options: --runs=3 --duration=10 --accounts=1000 --skip-floor
-// --node-args="…" (Node options for the four apps)
+// `npm run bench`: the platform's benchmark, judged against the performance floor
+// (tools/bench/floor) measured in the same invocation. Options: --runs=3
+// --duration=10 --accounts=1000 --skip-floor --node-args="…" (Node options for the four apps)
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -105,17 +105,17 @@ const ours = aggRuns(runs);
 
 let floor;
 if (!values['skip-floor']) {
-  log('perf-floor: preparing');
+  log('floor: preparing');
   prepareFloor(log);
-  log('perf-floor: e2e');
+  log('floor: e2e');
   const e2e = runFloor('e2e-floor', [`--runs=${RUNS}`, `--duration=${DURATION}`]).results;
-  log('perf-floor: http (NestJS without pipe)');
+  log('floor: http (NestJS without pipe)');
   const httpFloor = runFloor('http-floor', [
     `--runs=${RUNS}`,
     `--duration=${DURATION}`,
     '--variants=nest-novalidate',
   ]).results;
-  log('perf-floor: db (hot account)');
+  log('floor: db (hot account)');
   const db = runFloor('db-floor', [`--runs=${RUNS}`, '--variants=cte-hot']).results;
   floor = { e2e, http: httpFloor, db };
 }
@@ -215,7 +215,7 @@ const cpuLine = (perTask) =>
     .map(([k, v]) => `${k} ${v.median}`)
     .join(', ');
 const markdown = [
-  `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from ../shared/perf-floor in the same invocation${floor ? '' : ' — skipped'}).`,
+  `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from tools/bench/floor in the same invocation${floor ? '' : ' — skipped'}).`,
   '',
   table,
   '',
