@@ -70,9 +70,9 @@ async function measure(client, accountId, count) {
   require('../build/register-ts.cjs');
   require('reflect-metadata');
   const { DataSource } = require('typeorm');
-  const { dataSourceOptions } = require('@genhub/database');
+  const { dataSourceOptions, encodeKeysetCursor } = require('@genhub/database');
   const { TaskHistoryRepository } = require('@genhub/tasks-data-access');
-  const { encodeCursor, ListTasksUseCase } = require('@genhub/tasks-feature');
+  const { ListTasksUseCase } = require('@genhub/tasks-feature');
   const dataSource = new DataSource(dataSourceOptions({ url: databaseUrl, entities: [] }));
   await dataSource.initialize();
   try {
@@ -85,7 +85,7 @@ async function measure(client, accountId, count) {
           ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
         [accountId, depth],
       );
-      return encodeCursor({ createdAt: rows[0].at, id: rows[0].id });
+      return encodeKeysetCursor({ createdAt: rows[0].at, id: rows[0].id });
     };
     console.log('latency (use-case + PostgreSQL, no HTTP):');
     await timed('page 1 (limit 20)', 50, () => list.execute({ accountId, query: {} }));
