@@ -153,6 +153,8 @@ export default [
       '**/generated/**',
       'tools/**/*.mjs',
       'tools/**/*.cjs',
+      // The performance floor: a package of its own (tools/bench/floor/README.md).
+      'tools/bench/floor/**',
     ],
   },
   {

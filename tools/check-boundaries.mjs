@@ -3,6 +3,19 @@
 // expects `eslint` to reject each, and removes the plants whatever happens.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { parseCommandLine } from './lib/command-line.mjs';
+
+parseCommandLine({
+  name: 'check-boundaries',
+  usage: `usage: node tools/check-boundaries.mjs
+
+Proves the module boundaries are enforced: writes, one at a time, files whose
+imports break them (an app or lib importing what its tags forbid), expects
+eslint to reject each, and removes them whatever happens. Exit 1 when one passes.
+
+options:
+  -h, --help   print this help`,
+});
 
 const cases = [
   {

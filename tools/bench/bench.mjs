@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: the platform's benchmark, judged against ../shared/perf-floor
-// measured in the same invocation. Options: --runs=3 --duration=10 --accounts=1000 --skip-floor
-// --node-args="…" (Node options for the four apps)
+// `npm run bench`: the platform's benchmark, judged against the performance floor
+// (tools/bench/floor) measured in the same invocation (options: --help).
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   benchEnvironment,
   buildAndMigrate,
@@ -28,21 +26,57 @@ import { eventStreams } from './lib/event-streams.mjs';
 import { waitQuiet } from './lib/quiet.mjs';
 import { agg, aggRuns } from './lib/stats.mjs';
 import { watchTerminalNotices } from './lib/terminal-notices.mjs';
+import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 
-const { values } = parseArgs({
+const HELP = `usage: npm run bench -- [options]
+
+Starts the four built apps against PostgreSQL and Redis on 127.0.0.1 (a fresh
+database per run, deleted afterwards), measures submit throughput and latency,
+result polling, one hot account, webhook delay, a 100 MB upload and 1,000 open
+event streams, then runs the performance floor (tools/bench/floor) in the same
+invocation and prints each figure next to the floor's with the ratio. Results go
+to tools/bench/results/ and the table in docs/performance.md.
+
+options:
+  --runs=N           runs of every scenario; the figures are their median (default 3)
+  --duration=S       seconds each load scenario lasts (default 10)
+  --accounts=N       accounts seeded through the admin API, at least 2 (default 1000)
+  --skip-floor       measure the platform only, without the floor
+  --node-args="..."  Node options for the four apps, space-separated, e.g.
+                     --node-args="--max-semi-space-size=32" (default none)
+  -h, --help         print this help
+
+environment:
+  BENCH_DATABASE_SERVER_URL  PostgreSQL server whose maintenance database creates each
+                             run's (default postgres://postgres@127.0.0.1:5432/postgres)
+  BENCH_REDIS_URL            Redis (default redis://127.0.0.1:6379)
+  QUIET_PCT, QUIET_SECS, QUIET_MAX_S
+                             before each measurement, here and in the floor, wait until the
+                             machine is at most QUIET_PCT % busy for QUIET_SECS s, but at
+                             most QUIET_MAX_S s (defaults 25, 2, 60)`;
+
+const { values } = parseCommandLine({
+  name: 'bench',
+  usage: HELP,
   options: {
     runs: { type: 'string', default: '3' },
     duration: { type: 'string', default: '10' },
     accounts: { type: 'string', default: '1000' },
     'skip-floor': { type: 'boolean', default: false },
-    // Node options for the four apps, space-separated: `--node-args="--max-semi-space-size=32"`.
     'node-args': { type: 'string', default: '' },
   },
 });
+/** A whole number of at least `min` given as --<name>, or one line and exit 2. */
+function count(name, min) {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < min)
+    usageError('bench', `--${name} must be a whole number ≥ ${min}`);
+  return n;
+}
 const NODE_ARGS = values['node-args'].split(' ').filter(Boolean);
-const RUNS = Number(values.runs);
-const DURATION = Number(values.duration);
-const ACCOUNTS = Number(values.accounts);
+const RUNS = count('runs', 1);
+const DURATION = count('duration', 1);
+const ACCOUNTS = count('accounts', 2);
 const log = (m) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
 async function oneRun(run) {
@@ -105,17 +139,17 @@ const ours = aggRuns(runs);
 
 let floor;
 if (!values['skip-floor']) {
-  log('perf-floor: preparing');
+  log('floor: preparing');
   prepareFloor(log);
-  log('perf-floor: e2e');
+  log('floor: e2e');
   const e2e = runFloor('e2e-floor', [`--runs=${RUNS}`, `--duration=${DURATION}`]).results;
-  log('perf-floor: http (NestJS without pipe)');
+  log('floor: http (NestJS without pipe)');
   const httpFloor = runFloor('http-floor', [
     `--runs=${RUNS}`,
     `--duration=${DURATION}`,
     '--variants=nest-novalidate',
   ]).results;
-  log('perf-floor: db (hot account)');
+  log('floor: db (hot account)');
   const db = runFloor('db-floor', [`--runs=${RUNS}`, '--variants=cte-hot']).results;
   floor = { e2e, http: httpFloor, db };
 }
@@ -215,7 +249,7 @@ const cpuLine = (perTask) =>
     .map(([k, v]) => `${k} ${v.median}`)
     .join(', ');
 const markdown = [
-  `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from ../shared/perf-floor in the same invocation${floor ? '' : ' — skipped'}).`,
+  `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from tools/bench/floor in the same invocation${floor ? '' : ' — skipped'}).`,
   '',
   table,
   '',

@@ -6,14 +6,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'vite';
+import { parseCommandLine } from '../lib/command-line.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// `--out <dir>`: somewhere else than dist/console (a test's own copy).
-const outFlag = process.argv.indexOf('--out');
-const out =
-  outFlag > 0 ? path.resolve(process.argv[outFlag + 1]) : path.join(root, 'dist', 'console');
 export const INITIAL_JS_BUDGET_KB = 200;
+
+const HELP = `usage: node tools/console/build-console.mjs [options]   (nx build console)
+
+Builds the web console (apps/console, Vite) into dist/console, then measures the
+JavaScript its first page loads, gzipped: over ${INITIAL_JS_BUDGET_KB} KB the build fails (exit 1).
+
+options:
+  --out DIR    build into DIR instead of dist/console (a test's own copy)
+  -h, --help   print this help`;
+
+const { values } = parseCommandLine({
+  name: 'build-console',
+  usage: HELP,
+  options: { out: { type: 'string' } },
+});
+const out =
+  values.out === undefined ? path.join(root, 'dist', 'console') : path.resolve(values.out);
+const { build } = await import('vite');
 
 await build({
   configFile: path.join(root, 'apps', 'console', 'vite.config.mts'),

@@ -16,12 +16,14 @@ const lib = path.join(root, 'libs/shared/contracts');
 const out = path.join(root, 'dist/contracts');
 const staging = path.join(out, '.tsc');
 
-fs.rmSync(out, { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  [require.resolve('typescript/bin/tsc'), '-p', path.join(lib, 'tsconfig.lib.json')],
-  { stdio: 'inherit', cwd: root },
-);
+const HELP = `usage: node tools/contracts/build-lib.cjs   (nx build contracts)
+
+Builds the publishable @genhub/contracts package into dist/contracts: the browser
+entry and the server DTOs (CommonJS + declarations, by tsc), @genhub/errors and
+@genhub/money inlined under vendor/, openapi.json, package.json and README.md.
+
+options:
+  -h, --help   print this help`;
 
 /** Where each workspace lib of the package lands. */
 const placements = {
@@ -42,28 +44,42 @@ function* walk(dir) {
   }
 }
 
-for (const [from, to] of Object.entries(placements)) {
-  const source = path.join(staging, from);
-  for (const file of walk(source)) {
-    const target = path.join(out, to, path.relative(source, file));
-    let text = fs.readFileSync(file, 'utf8');
-    for (const [alias, dest] of Object.entries(aliases)) {
-      let relative = path.relative(path.dirname(target), path.join(out, dest));
-      if (!relative.startsWith('.')) relative = `./${relative}`;
-      text = text
-        .split(`"${alias}"`)
-        .join(`"${relative}"`)
-        .split(`'${alias}'`)
-        .join(`'${relative}'`);
+function build() {
+  fs.rmSync(out, { recursive: true, force: true });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(lib, 'tsconfig.lib.json')],
+    { stdio: 'inherit', cwd: root },
+  );
+
+  for (const [from, to] of Object.entries(placements)) {
+    const source = path.join(staging, from);
+    for (const file of walk(source)) {
+      const target = path.join(out, to, path.relative(source, file));
+      let text = fs.readFileSync(file, 'utf8');
+      for (const [alias, dest] of Object.entries(aliases)) {
+        let relative = path.relative(path.dirname(target), path.join(out, dest));
+        if (!relative.startsWith('.')) relative = `./${relative}`;
+        text = text
+          .split(`"${alias}"`)
+          .join(`"${relative}"`)
+          .split(`'${alias}'`)
+          .join(`'${relative}'`);
+      }
+      if (/(from |require\()['"]@genhub\//.test(text))
+        throw new Error(`unresolved @genhub alias in ${file}`);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, text);
     }
-    if (/(from |require\()['"]@genhub\//.test(text))
-      throw new Error(`unresolved @genhub alias in ${file}`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, text);
   }
+  fs.rmSync(staging, { recursive: true, force: true });
+  for (const name of ['package.json', 'openapi.json', 'README.md']) {
+    fs.copyFileSync(path.join(lib, name), path.join(out, name));
+  }
+  console.log(`built @genhub/contracts → ${path.relative(root, out)}`);
 }
-fs.rmSync(staging, { recursive: true, force: true });
-for (const name of ['package.json', 'openapi.json', 'README.md']) {
-  fs.copyFileSync(path.join(lib, name), path.join(out, name));
-}
-console.log(`built @genhub/contracts → ${path.relative(root, out)}`);
+
+import('../lib/command-line.mjs').then(({ parseCommandLine }) => {
+  parseCommandLine({ name: 'build-lib', usage: HELP });
+  build();
+});

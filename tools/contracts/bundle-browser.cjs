@@ -6,11 +6,27 @@
 // Runs outside Jest because esbuild refuses Jest's sandboxed realm.
 const fs = require('node:fs');
 const path = require('node:path');
-const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '../..');
 
+const HELP = `usage: node tools/contracts/bundle-browser.cjs [options]
+
+Bundles the browser entry of the contracts lib (libs/shared/contracts/src/index.ts)
+with esbuild for the browser, minified, and prints {"bytes", "inputs"} as JSON.
+
+options:
+  --text       print the bundle too, as "text"
+  --out FILE   also write the bundle to FILE (an ES module a test page imports)
+  -h, --help   print this help`;
+
 async function main() {
+  const { parseCommandLine } = await import('../lib/command-line.mjs');
+  const { values } = parseCommandLine({
+    name: 'bundle-browser',
+    usage: HELP,
+    options: { text: { type: 'boolean', default: false }, out: { type: 'string' } },
+  });
+  const esbuild = require('esbuild');
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: ['libs/shared/contracts/src/index.ts'],
@@ -25,13 +41,12 @@ async function main() {
     logLevel: 'silent',
   });
   const text = result.outputFiles[0].text;
-  const out = process.argv.indexOf('--out');
-  if (out > 0) fs.writeFileSync(process.argv[out + 1], text);
+  if (values.out !== undefined) fs.writeFileSync(values.out, text);
   console.log(
     JSON.stringify({
       bytes: Buffer.byteLength(text),
       inputs: Object.keys(result.metafile.inputs),
-      ...(process.argv.includes('--text') ? { text } : {}),
+      ...(values.text ? { text } : {}),
     }),
   );
 }

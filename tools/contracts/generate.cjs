@@ -3,14 +3,21 @@
 // classes (the gateway is created in preview mode: nothing connects or listens):
 //   libs/shared/contracts/openapi.json             (the OpenAPI 3 document)
 //   libs/shared/contracts/src/generated/openapi.ts (types, by openapi-typescript)
-// Usage: npm run contracts:generate [-- --check] [-- --print] [-- --out <dir>]
-//   --check  writes nothing; exits 1 when a checked-in file is stale (CI gate)
-//   --print  writes nothing; prints {"openapi.json": text, "src/generated/openapi.ts": text}
-//   --out    compares/writes under <dir> instead of the lib (tests)
-require('reflect-metadata');
-require('../build/register-ts.cjs');
+// Usage: npm run contracts:generate [-- --check] [-- --print] [-- --out <dir>] (--help)
 const fs = require('node:fs');
 const path = require('node:path');
+
+const HELP = `usage: npm run contracts:generate -- [options]
+
+Regenerates the public contracts from the gateway's controllers and DTO classes
+(the gateway is created in preview mode: nothing connects or listens):
+libs/shared/contracts/openapi.json and src/generated/openapi.ts.
+
+options:
+  --check      write nothing; exit 1 when a checked-in file is stale (the CI gate)
+  --print      write nothing; print {"openapi.json": text, "src/generated/openapi.ts": text}
+  --out DIR    compare or write under DIR instead of the lib (tests)
+  -h, --help   print this help`;
 
 const root = path.resolve(__dirname, '../..');
 const libRoot = path.join(root, 'libs/shared/contracts');
@@ -40,11 +47,23 @@ async function generate() {
 }
 
 async function main(argv) {
-  const check = argv.includes('--check');
-  const outIndex = argv.indexOf('--out');
-  const base = outIndex >= 0 ? path.resolve(argv[outIndex + 1]) : libRoot;
+  const { parseCommandLine } = await import('../lib/command-line.mjs');
+  const { values } = parseCommandLine({
+    name: 'contracts:generate',
+    usage: HELP,
+    argv,
+    options: {
+      check: { type: 'boolean', default: false },
+      print: { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  });
+  const { check } = values;
+  const base = values.out === undefined ? libRoot : path.resolve(values.out);
+  require('reflect-metadata');
+  require('../build/register-ts.cjs');
   const files = await generate();
-  if (argv.includes('--print')) {
+  if (values.print) {
     process.stdout.write(JSON.stringify(files));
     return;
   }

@@ -7,20 +7,40 @@
 // With --replicas=N (issue 24) N of each app run against the one PostgreSQL and
 // Redis, the load spread over the gateways, the kills and restarts spread over
 // the replicas; first the throughput of one replica set, then of N, is printed.
-//   node tools/fault/fault-injection.mjs [--seconds=40] [--replicas=1]
+//   npm run fault-injection -- [--seconds=40] [--replicas=1]   (--help for more)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { build } from '../start/lib/environment.mjs';
+import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 import { entry } from '../start/lib/paths.mjs';
 import { appProcesses, portOf } from './apps.mjs';
 import { faultsFor } from './faults.mjs';
 import { privatePostgres, privateRedis } from './services.mjs';
 import { measureThroughput } from './throughput.mjs';
 
-const { values } = parseArgs({
+const HELP = `usage: npm run fault-injection -- [options]
+
+Builds the four apps and runs them on a private PostgreSQL and Redis (started
+and removed by this run) under a steady stream of simulator tasks with webhooks
+while, in turn, a task-worker and the webhook-dispatcher are killed, Redis and
+PostgreSQL restarted and the gateway stopped. Then every accepted task must be
+terminal, none completed twice, every webhook delivered and the ledger audit
+clean. Prints the counts as JSON; exit 0 when all hold, 1 when not, 3 when the
+run overran its time limit.
+
+options:
+  --seconds=S    seconds of load while the faults happen (default 40)
+  --replicas=N   1 to 4 of every app on the one PostgreSQL and Redis, the load
+                 spread over the gateways and the faults over the replicas; above
+                 1, the throughput of one replica set and of N is printed first
+                 (default 1)
+  -h, --help     print this help`;
+
+const { values } = parseCommandLine({
+  name: 'fault-injection',
+  usage: HELP,
   options: {
     seconds: { type: 'string', default: '40' },
     replicas: { type: 'string', default: '1' },
@@ -28,10 +48,10 @@ const { values } = parseArgs({
 });
 const LOAD_SECONDS = Number(values.seconds);
 const REPLICAS = Number(values.replicas);
-if (!(Number.isInteger(REPLICAS) && REPLICAS >= 1 && REPLICAS <= 4)) {
-  process.stderr.write('--replicas must be 1 to 4\n');
-  process.exit(2);
-}
+if (!(Number.isFinite(LOAD_SECONDS) && LOAD_SECONDS > 0))
+  usageError('fault-injection', '--seconds must be a positive number');
+if (!(Number.isInteger(REPLICAS) && REPLICAS >= 1 && REPLICAS <= 4))
+  usageError('fault-injection', '--replicas must be 1 to 4');
 const log = (m) => process.stderr.write(`[fault ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const base = `http://127.0.0.1:${portOf('gateway')}`;

@@ -5,13 +5,8 @@
 //   node tools/generators/new-lib.mjs <dir under libs/> <alias name> --scope <s> --type <t> ["purpose"]
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { scope: { type: 'string' }, type: { type: 'string' } },
-});
-const [dir, name, purpose = 'TODO: purpose'] = positionals;
 const scopes = [
   'shared',
   'testing',
@@ -23,12 +18,30 @@ const scopes = [
   'providers',
 ];
 const types = ['feature', 'data-access', 'adapter', 'contracts', 'util', 'testing'];
-if (!dir || !name || !scopes.includes(values.scope) || !types.includes(values.type)) {
-  console.error(
-    `usage: new-lib.mjs <dir> <name> --scope <${scopes.join('|')}> --type <${types.join('|')}> ["purpose"]`,
-  );
-  process.exit(2);
-}
+const HELP = `usage: node tools/generators/new-lib.mjs <dir> <name> --scope <scope> --type <type> ["purpose"]
+
+Creates libs/<dir> with project.json (tags, lint/typecheck/test targets),
+tsconfig.json, jest.config.cjs, src/index.ts and README.md ("purpose" under its
+title), and adds the alias @genhub/<name> to tsconfig.base.json. Run it from the
+repository root.
+
+options:
+  --scope S    ${scopes.join(', ')}
+  --type T     ${types.join(', ')}
+  -h, --help   print this help`;
+
+const { values, positionals } = parseCommandLine({
+  name: 'new-lib',
+  usage: HELP,
+  allowPositionals: true,
+  options: { scope: { type: 'string' }, type: { type: 'string' } },
+});
+const [dir, name, purpose = 'TODO: purpose'] = positionals;
+if (!dir || !name || positionals.length > 3) usageError('new-lib', 'give <dir> <name> ["purpose"]');
+if (!scopes.includes(values.scope))
+  usageError('new-lib', `--scope must be one of ${scopes.join(', ')}`);
+if (!types.includes(values.type))
+  usageError('new-lib', `--type must be one of ${types.join(', ')}`);
 const root = path.join('libs', dir);
 if (fs.existsSync(root)) {
   console.error(`${root} exists`);

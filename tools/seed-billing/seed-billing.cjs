@@ -2,33 +2,52 @@
 // Seeds one account's ledger with a million (or --records N) billing records
 // in seconds, consistent with its balance (the audit stays clean), then, with
 // --measure, times the billing use-cases on it exactly as the gateway runs them.
-//
-//   node tools/seed-billing/seed-billing.cjs [--records 1000000] [--days 365]
-//        [--account <uuid>] [--currency USD] [--measure] [--database-url postgres://...]
-//
-// --account: an account created through the admin API (balance 0, no records
-// yet) so its key can query the seeded ledger over HTTP; default: a new id
-// that exists only in the ledger. DATABASE_URL is read when --database-url is absent.
+//   node tools/seed-billing/seed-billing.cjs [options]   (--help lists them)
 const { randomUUID } = require('node:crypto');
-const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 const { seedLedger } = require('./seed-ledger.cjs');
 
-const { values } = parseArgs({
-  options: {
-    records: { type: 'string', default: '1000000' },
-    days: { type: 'string', default: '365' },
-    account: { type: 'string' },
-    currency: { type: 'string', default: 'USD' },
-    measure: { type: 'boolean', default: false },
-    'database-url': { type: 'string' },
-  },
-});
+const HELP = `usage: node tools/seed-billing/seed-billing.cjs [options]
 
-const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  process.stderr.write('seed-billing: set DATABASE_URL or pass --database-url\n');
-  process.exit(2);
+Seeds one account's ledger with billing records in seconds, consistent with its
+balance (npm run admin -- audit stays clean), on a database the gateway's
+migrations have created; with --measure, then times the billing use-cases on it
+(pages, usage, audit) as the gateway runs them.
+
+options:
+  --records N          billing records to write, a top-up of 100 every 100th (default 1000000)
+  --days N             days the records are spread over, ending now (default 365)
+  --account UUID       an account created through the admin API (balance 0, no
+                       records yet), so its key can query the ledger over HTTP
+                       (default: a new id that exists only in the ledger)
+  --currency USD|CNY   the ledger's currency (default USD)
+  --measure            time the billing use-cases on the seeded ledger afterwards
+  --database-url URL   the database (default: the DATABASE_URL environment variable)
+  -h, --help           print this help`;
+
+/** The options, or the help / one line and exit 2 (tools/lib/command-line.mjs). */
+async function commandLine() {
+  const { parseCommandLine, usageError } = await import('../lib/command-line.mjs');
+  const { values } = parseCommandLine({
+    name: 'seed-billing',
+    usage: HELP,
+    options: {
+      records: { type: 'string', default: '1000000' },
+      days: { type: 'string', default: '365' },
+      account: { type: 'string' },
+      currency: { type: 'string', default: 'USD' },
+      measure: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
+    },
+  });
+  const records = Number(values.records);
+  if (!Number.isInteger(records) || records < 1)
+    usageError('seed-billing', '--records must be a positive integer');
+  if (!['USD', 'CNY'].includes(values.currency))
+    usageError('seed-billing', '--currency must be USD or CNY');
+  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+  if (!databaseUrl) usageError('seed-billing', 'set DATABASE_URL or pass --database-url');
+  return { ...values, records, databaseUrl };
 }
 
 async function timed(label, runs, fn) {
@@ -44,7 +63,7 @@ async function timed(label, runs, fn) {
   console.log(`  ${label.padEnd(44)} median ${p(0.5)} ms   p95 ${p(0.95)} ms   (${runs} runs)`);
 }
 
-async function measure(accountId) {
+async function measure(databaseUrl, accountId) {
   require('../build/register-ts.cjs');
   require('reflect-metadata');
   const { DataSource } = require('typeorm');
@@ -87,30 +106,29 @@ async function measure(accountId) {
 }
 
 async function main() {
-  const records = Number(values.records);
-  if (!Number.isInteger(records) || records < 1)
-    throw new Error('--records must be a positive integer');
-  const accountId = values.account ?? randomUUID();
+  const options = await commandLine();
+  const { records, databaseUrl } = options;
+  const accountId = options.account ?? randomUUID();
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const started = Date.now();
     const result = await seedLedger(client, {
       accountId,
-      currency: values.currency,
+      currency: options.currency,
       records,
-      days: Number(values.days),
+      days: Number(options.days),
     });
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `seeded account ${accountId}: ${records} records (${result.topups} top-ups, ${result.usages} usage) ` +
-        `in ${seconds.toFixed(1)} s; balance ${(result.balanceUnits / 1e6).toFixed(6)} ${values.currency}`,
+        `in ${seconds.toFixed(1)} s; balance ${(result.balanceUnits / 1e6).toFixed(6)} ${options.currency}`,
     );
     await client.query('ANALYZE billing.records, billing.usage_daily, billing.balances');
   } finally {
     await client.end();
   }
-  if (values.measure) await measure(accountId);
+  if (options.measure) await measure(databaseUrl, accountId);
 }
 
 main().catch((error) => {

@@ -100,3 +100,19 @@ async function seedLedger(client, opts) {
 }
 
 module.exports = { seedLedger, CATEGORIES, TOPUP_UNITS };
+
+// A library: run directly, it answers --help and points at the command that uses it.
+if (require.main === module) {
+  import('../lib/command-line.mjs').then(({ parseCommandLine, usageError }) => {
+    parseCommandLine({
+      name: 'seed-ledger',
+      usage: `usage: node tools/seed-billing/seed-billing.cjs [options]
+
+tools/seed-billing/seed-ledger.cjs is the library behind seed-billing.cjs (and
+the billing deep-paging tests): seedLedger(client, { accountId, currency, records,
+days }) fills one account's ledger inside PostgreSQL, consistent with its balance.
+It takes no options itself; run seed-billing.cjs (its --help lists the options).`,
+    });
+    usageError('seed-ledger', 'a library; run tools/seed-billing/seed-billing.cjs');
+  });
+}

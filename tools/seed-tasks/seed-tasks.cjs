@@ -2,29 +2,45 @@
 // Seeds one account with a million (or --tasks N) finished tasks in seconds,
 // then, with --measure, times task-history pages at several depths exactly as
 // the gateway runs them (ListTasksUseCase on PostgreSQL, no HTTP).
-//
-//   node tools/seed-tasks/seed-tasks.cjs [--tasks 1000000] [--days 365]
-//        [--account <uuid>] [--measure] [--database-url postgres://...]
-//
-// DATABASE_URL is read when --database-url is absent.
+//   node tools/seed-tasks/seed-tasks.cjs [options]   (--help lists them)
 const { randomUUID } = require('node:crypto');
-const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 
-const { values } = parseArgs({
-  options: {
-    tasks: { type: 'string', default: '1000000' },
-    days: { type: 'string', default: '365' },
-    account: { type: 'string' },
-    measure: { type: 'boolean', default: false },
-    'database-url': { type: 'string' },
-  },
-});
+const HELP = `usage: node tools/seed-tasks/seed-tasks.cjs [options]
 
-const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  process.stderr.write('seed-tasks: set DATABASE_URL or pass --database-url\n');
-  process.exit(2);
+Seeds one account with finished tasks in seconds (one in ten failed, a third
+with an image model), on a database the gateway's migrations have created; with
+--measure, then times task-history pages at several depths as the gateway runs
+them (ListTasksUseCase on PostgreSQL, no HTTP).
+
+options:
+  --tasks N            tasks to write, at least 100 (default 1000000)
+  --days N             days the tasks are spread over, ending now (default 365)
+  --account UUID       the account the tasks belong to (default: a new id)
+  --measure            time task-history pages on the seeded account afterwards
+  --database-url URL   the database (default: the DATABASE_URL environment variable)
+  -h, --help           print this help`;
+
+/** The options, or the help / one line and exit 2 (tools/lib/command-line.mjs). */
+async function commandLine() {
+  const { parseCommandLine, usageError } = await import('../lib/command-line.mjs');
+  const { values } = parseCommandLine({
+    name: 'seed-tasks',
+    usage: HELP,
+    options: {
+      tasks: { type: 'string', default: '1000000' },
+      days: { type: 'string', default: '365' },
+      account: { type: 'string' },
+      measure: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
+    },
+  });
+  const count = Number(values.tasks);
+  if (!Number.isInteger(count) || count < 100)
+    usageError('seed-tasks', '--tasks must be an integer ≥ 100');
+  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+  if (!databaseUrl) usageError('seed-tasks', 'set DATABASE_URL or pass --database-url');
+  return { ...values, count, databaseUrl };
 }
 
 /** Inserts `count` tasks spread over `days`, in batches of 100,000 (one statement each). */
@@ -66,13 +82,13 @@ async function timed(label, runs, fn) {
   console.log(`  ${label.padEnd(48)} median ${p(0.5)} ms   p95 ${p(0.95)} ms   (${runs} runs)`);
 }
 
-async function measure(client, accountId, count) {
+async function measure(client, databaseUrl, accountId, count) {
   require('../build/register-ts.cjs');
   require('reflect-metadata');
   const { DataSource } = require('typeorm');
-  const { dataSourceOptions } = require('@genhub/database');
+  const { dataSourceOptions, encodeKeysetCursor } = require('@genhub/database');
   const { TaskHistoryRepository } = require('@genhub/tasks-data-access');
-  const { encodeCursor, ListTasksUseCase } = require('@genhub/tasks-feature');
+  const { ListTasksUseCase } = require('@genhub/tasks-feature');
   const dataSource = new DataSource(dataSourceOptions({ url: databaseUrl, entities: [] }));
   await dataSource.initialize();
   try {
@@ -85,7 +101,7 @@ async function measure(client, accountId, count) {
           ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
         [accountId, depth],
       );
-      return encodeCursor({ createdAt: rows[0].at, id: rows[0].id });
+      return encodeKeysetCursor({ createdAt: rows[0].at, id: rows[0].id });
     };
     console.log('latency (use-case + PostgreSQL, no HTTP):');
     await timed('page 1 (limit 20)', 50, () => list.execute({ accountId, query: {} }));
@@ -111,18 +127,18 @@ async function measure(client, accountId, count) {
 }
 
 async function main() {
-  const count = Number(values.tasks);
-  if (!Number.isInteger(count) || count < 100) throw new Error('--tasks must be an integer ≥ 100');
-  const accountId = values.account ?? randomUUID();
+  const options = await commandLine();
+  const { count, databaseUrl } = options;
+  const accountId = options.account ?? randomUUID();
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const started = Date.now();
-    await seed(client, accountId, count, Number(values.days));
+    await seed(client, accountId, count, Number(options.days));
     console.log(
       `seeded account ${accountId}: ${count} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
-    if (values.measure) await measure(client, accountId, count);
+    if (options.measure) await measure(client, databaseUrl, accountId, count);
   } finally {
     await client.end();
   }

@@ -1,4 +1,4 @@
-// The machine is shared: like ../shared/perf-floor (waitQuiet in its lib/common.ts),
+// The machine is shared: like the floor (waitQuiet in tools/bench/floor/src/lib/common.ts),
 // wait before each measurement until other tenants leave the box nearly idle,
 // so the platform and its floor are measured under the same conditions.
 import fs from 'node:fs';

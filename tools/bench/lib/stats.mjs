@@ -1,4 +1,4 @@
-// Percentiles and run aggregation, computed the same way as ../shared/perf-floor.
+// Percentiles and run aggregation, computed the same way as the floor (tools/bench/floor).
 export const r2 = (x) => Math.round(x * 100) / 100;
 
 export function pct(sorted, p) {

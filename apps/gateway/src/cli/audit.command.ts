@@ -3,6 +3,7 @@ import { LedgerAuditRepository } from '@genhub/billing-data-access';
 import { AuditLedgerUseCase, type LedgerAuditReport } from '@genhub/billing-feature';
 import { DatabaseConfig, LedgerAuditConfig, loadConfig } from '@genhub/config';
 import { dataSourceOptions } from '@genhub/database';
+import { registerAdminCommand } from './admin/admin-command.util';
 
 /** The audit's text: a summary when clean, one line per failing account and rule otherwise. */
 export function formatAuditReport(report: LedgerAuditReport): string {
@@ -48,3 +49,11 @@ export async function runAuditCommand(
     await dataSource.destroy();
   }
 }
+
+registerAdminCommand({
+  name: 'audit',
+  usage: 'audit [--json]',
+  summary: "check every account's ledger; exit 1 naming each account that does not hold",
+  arity: 0,
+  report: (args, env, out) => runAuditCommand(args.flags.json ? ['--json'] : [], env, out),
+});

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { buildAppForTest } from '@genhub/testing';
+import { adminCommands } from './admin-command.util';
 import { runAdminCli } from './run-admin-cli.util';
 
 const env = {
@@ -74,8 +75,48 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'unsuspend',
         'demo',
         'help',
+        'audit',
       ]),
     );
+  });
+
+  it('answers --help, alone or after a command, without a database', async () => {
+    const offline = { ...env, DATABASE_URL: 'mysql://nowhere', REDIS_URL: 'nope' };
+    const help = async (...argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runAdminCli(argv, offline, {
+        out: (text) => (out += text),
+        err: (text) => (err += text),
+      });
+      return { code, out, err };
+    };
+    for (const argv of [[], ['--help'], ['-h']]) {
+      const result = await help(...argv);
+      expect({ argv, code: result.code, err: result.err }).toEqual({ argv, code: 0, err: '' });
+      expect(result.out).toMatch(/^usage: npm run admin -- <command>/);
+      for (const command of adminCommands()) expect(result.out).toContain(`  ${command.usage}\n`);
+    }
+    for (const [argv, usage] of [
+      [['create-account', '--help'], 'create-account [--currency USD|CNY]'],
+      [['get-account', '-h'], 'get-account <accountId>'],
+      [['top-up', 'x', '--help'], 'top-up <accountId> <amount>'],
+      [['audit', '--help'], 'audit [--json]'],
+    ] as const) {
+      const result = await help(...argv);
+      expect({ argv, code: result.code, err: result.err }).toEqual({ argv, code: 0, err: '' });
+      expect(result.out.split('\n')[0]).toContain(`usage: npm run admin -- ${usage}`);
+    }
+    // The wrapper (tools/start/admin.mjs) checks the command line this way before it starts a database.
+    const check = (...argv: string[]) =>
+      runAdminCli(
+        argv,
+        offline,
+        { out: () => undefined, err: () => undefined },
+        { usageOnly: true },
+      );
+    expect(await check('get-account', '00000000-0000-0000-0000-000000000000')).toBe(0);
+    expect(await check('get-account', '--nope', 'x')).toBe(2);
   });
 
   it("lists accounts a page at a time and an account's keys (decision 0116)", async () => {
@@ -137,6 +178,9 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
   it('fails with one clear line and a non-zero code', async () => {
     const cases: [string[], number, RegExp][] = [
       [['nope'], 2, /^admin: unknown command 'nope'/],
+      [['--no-such-option'], 2, /^admin: unknown option '--no-such-option' \(see --help\)\n$/],
+      [['create-account', '--nope'], 2, /^admin: create-account: unknown option '--nope'; usage:/],
+      [['tasks:requeue', '--queue', 'tasks'], 2, /unknown option '--queue'/],
       [['get-account'], 2, /^admin: usage: get-account <accountId>/],
       [
         ['get-account', '00000000-0000-0000-0000-000000000000'],
@@ -183,6 +227,15 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
     );
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe('admin: suspend: Not found\n');
+    const help = spawnSync(process.execPath, [entry, '--help'], { env, encoding: 'utf8' });
+    expect({ status: help.status, stderr: help.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^usage: npm run admin -- <command>/);
+    const unknown = spawnSync(process.execPath, [entry, 'create-account', '--nope'], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^admin: create-account: unknown option '--nope'; [^\n]*\n$/);
     build.remove();
   });
 });
