@@ -147,9 +147,9 @@ describe('docker/Dockerfile', () => {
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
   it('builds in one stage and runs production dependencies as a non-root user in another', () => {
-    expect(dockerfile).toContain('RUN npm install --no-audit --no-fund');
+    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund');
     expect(dockerfile).toMatch(/npx nx build "\$APP"/);
-    expect(dockerfile).toContain('npm install --omit=dev');
+    expect(dockerfile).toContain('npm ci --omit=dev');
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^STOPSIGNAL SIGTERM$/m);
     expect(runtime).toMatch(/^EXPOSE \$\{PORT\}$/m);

@@ -6,8 +6,8 @@ import { Operator } from './operator/operator';
 import { Playground } from './playground/playground';
 import { SignIn } from './session/sign-in';
 import { useSession } from './session/use-session.util';
-import { apiError } from './shared/api-error.util';
-import { useHashRoute } from './shared/use-hash-route.util';
+import { apiError } from './common/api-error.util';
+import { useHashRoute } from './common/use-hash-route.util';
 
 // The chart library loads with its page, not with the first one.
 const Usage = lazy(() => import('./usage/usage'));

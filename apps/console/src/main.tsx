@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { apiBaseUrl } from './shared/config.util';
+import { apiBaseUrl } from './common/config.util';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);

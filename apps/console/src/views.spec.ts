@@ -4,7 +4,7 @@ import { OutputView } from './playground/output-view';
 import { SchemaForm } from './playground/schema-form';
 import { formFields } from './playground/schema-form.util';
 import { TaskProgress } from './playground/task-progress';
-import { apiError } from './shared/api-error.util';
+import { apiError } from './common/api-error.util';
 
 /** The views rendered to markup (no browser): what a screen reader and a form submit would see. */
 describe('console views', () => {

@@ -5,8 +5,8 @@ import {
   type GenhubClient,
 } from '@genhub/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { dataOf } from '../shared/api-error.util';
-import { LoadFailed, showFailure } from '../shared/failure';
+import { dataOf } from '../common/api-error.util';
+import { LoadFailed, showFailure } from '../common/failure';
 
 /** A message of this page: always plain text. */
 type Message = ChatMessage & { content: string };

@@ -5,7 +5,7 @@ import {
   type TaskListItem,
 } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { ListState, showFailure } from '../shared/failure';
+import { ListState, showFailure } from '../common/failure';
 import { TaskDetail } from './task-detail';
 
 interface Props {

@@ -1,6 +1,6 @@
 import type { GenhubClient, TaskListItem, WebhookDelivery } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { apiError, toApiError } from '../shared/api-error.util';
+import { apiError, toApiError } from '../common/api-error.util';
 import { OutputView } from '../playground/output-view';
 
 interface Props {

@@ -1,7 +1,7 @@
 import type { AdminAccount as Account, GenhubClient } from '@genhub/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiError, dataOf } from '../shared/api-error.util';
-import { LoadFailed, showFailure } from '../shared/failure';
+import { apiError, dataOf } from '../common/api-error.util';
+import { LoadFailed, showFailure } from '../common/failure';
 import { ApiKeys } from './api-keys';
 import { OnceSecret } from './once-secret';
 

@@ -1,7 +1,7 @@
 import type { AdminAccount as Account, GenhubClient } from '@genhub/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
-import { dataOf } from '../shared/api-error.util';
-import { ListState, showFailure } from '../shared/failure';
+import { dataOf } from '../common/api-error.util';
+import { ListState, showFailure } from '../common/failure';
 import { OnceSecret } from './once-secret';
 
 const CURRENCIES = ['USD', 'CNY'] as const;

@@ -1,7 +1,7 @@
 import type { AdminApiKey, GenhubClient } from '@genhub/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiError, dataOf } from '../shared/api-error.util';
-import { ListState, showFailure } from '../shared/failure';
+import { apiError, dataOf } from '../common/api-error.util';
+import { ListState, showFailure } from '../common/failure';
 import { OnceSecret } from './once-secret';
 
 interface Props {

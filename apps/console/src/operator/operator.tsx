@@ -2,7 +2,7 @@ import type { GenhubClient } from '@genhub/contracts';
 import { useState } from 'react';
 import { SignIn } from '../session/sign-in';
 import { useSession } from '../session/use-session.util';
-import { ApiError, apiError } from '../shared/api-error.util';
+import { ApiError, apiError } from '../common/api-error.util';
 import { AccountDetail } from './account-detail';
 import { Accounts } from './accounts';
 import { forgetQueueBoardCookie, QueueBoardLink } from './queue-board-link';

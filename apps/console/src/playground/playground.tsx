@@ -1,7 +1,7 @@
 import { type GenhubClient, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { dataOf } from '../shared/api-error.util';
-import { LoadFailed, showFailure } from '../shared/failure';
+import { dataOf } from '../common/api-error.util';
+import { LoadFailed, showFailure } from '../common/failure';
 import { SchemaForm } from './schema-form';
 import { fieldError, formFields, inputFromValues, type JsonSchema } from './schema-form.util';
 import { type Progress, TaskProgress } from './task-progress';

@@ -1,6 +1,6 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { toApiError } from '../shared/api-error.util';
+import { toApiError } from '../common/api-error.util';
 import { type Credential, storeCredential } from './session.util';
 
 interface Props {

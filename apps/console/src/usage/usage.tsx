@@ -1,7 +1,7 @@
 import type { Balance, BillingsPage, GenhubClient, UsageStatistics } from '@genhub/contracts';
 import { useEffect, useState } from 'react';
-import { dataOf } from '../shared/api-error.util';
-import { showFailure } from '../shared/failure';
+import { dataOf } from '../common/api-error.util';
+import { showFailure } from '../common/failure';
 import { CostChart } from './cost-chart';
 import { costSeries, daysBetween, isoDay } from './usage-days.util';
 
