@@ -11,6 +11,7 @@ const fromSources = (file: string) => ['-r', './tools/build/register-ts.cjs', fi
  * line on stderr, exit 2), before it builds, installs or starts anything.
  */
 const TOOLS: [string, string[]][] = [
+  ['npm start', ['tools/start/start.mjs']],
   ['npm run bench', ['tools/bench/bench.mjs']],
   ['npm run fault-injection', ['tools/fault/fault-injection.mjs']],
   ['npm run db:migrate', ['tools/start/migrate.mjs']],
