@@ -43,15 +43,17 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   let accountId: string;
   let secret: string;
 
-  async function admin(...argv: string[]) {
+  /** The admin CLI in-process, on this suite's database (or `on` another). */
+  async function adminOn(on: NodeJS.ProcessEnv, argv: string[]) {
     let out = '';
     let err = '';
-    const code = await runAdminCli(argv, env, {
+    const code = await runAdminCli(argv, on, {
       out: (text) => (out += text),
       err: (text) => (err += text),
     });
     return { code, err, json: out ? JSON.parse(out) : undefined };
   }
+  const admin = (...argv: string[]) => adminOn(env, argv);
 
   function start(app: string, port: number): void {
     const child = spawn(process.execPath, [(builds.get(app) as BuiltApp).entry()], {
@@ -328,16 +330,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     });
     const other = await createTestDatabase('recovery-owner');
     try {
-      const otherEnv = { ...env, DATABASE_URL: other.url };
-      const run = async (...argv: string[]) => {
-        let out = '';
-        let err = '';
-        const code = await runAdminCli(argv, otherEnv, {
-          out: (text) => (out += text),
-          err: (text) => (err += text),
-        });
-        return { code, err, json: out ? JSON.parse(out) : undefined };
-      };
+      const run = (...argv: string[]) => adminOn({ ...env, DATABASE_URL: other.url }, argv);
       const refused = await run('tasks:requeue', '--dry-run');
       expect(refused.code).toBe(1);
       expect(refused.err).toMatch(
