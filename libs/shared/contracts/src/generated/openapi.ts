@@ -318,7 +318,7 @@ export interface paths {
          *     - `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;
          *     - a comment line every 15 s as a heartbeat.
          *
-         *     The stream ends after the terminal event. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
+         *     The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
          */
         get: operations["streamTaskEvents"];
         put?: never;
@@ -340,7 +340,7 @@ export interface paths {
         put?: never;
         /**
          * Get a token for a task’s event stream
-         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it.
+         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.
          */
         post: operations["createTaskEventsToken"];
         delete?: never;
