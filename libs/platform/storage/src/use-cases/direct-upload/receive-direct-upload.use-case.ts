@@ -63,7 +63,9 @@ export class ReceiveDirectUploadUseCase {
     try {
       await this.store(input, ticket);
     } catch (error) {
-      await this.quota.release(ticket.key);
+      // The PUT's own refusal is the answer; should the release fail too, the ticket
+      // stays taken and the client asks for a new one.
+      await this.quota.release(ticket.key).catch(() => undefined);
       throw error;
     }
     await this.quota.stored(ticket.key);
