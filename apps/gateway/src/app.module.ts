@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AccountsFeatureModule } from '@genhub/accounts-feature';
+import { AccountsFeatureModule, UploadQuotaService } from '@genhub/accounts-feature';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import { ServiceModule } from '@genhub/service';
 import {
@@ -7,6 +7,7 @@ import {
   ReceiveDirectUploadUseCase,
   StorageModule,
   SweepExpiredUploadsUseCase,
+  UPLOAD_QUOTA,
   UploadFileUseCase,
 } from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
@@ -52,6 +53,9 @@ export class AppModule {
         ReceiveDirectUploadUseCase,
         SweepExpiredUploadsUseCase,
         UploadRetentionScheduler,
+        // The storage lib's uploads count against the accounts' quotas (decision 0129).
+        UploadQuotaService,
+        { provide: UPLOAD_QUOTA, useExisting: UploadQuotaService },
         PublicLinks,
       ],
     };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ApiKeyAuthenticator } from '@genhub/accounts-feature';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { MB, UploadFileUseCase } from '@genhub/storage';
+import { MB, UPLOAD_QUOTA, type UploadQuota, UploadFileUseCase } from '@genhub/storage';
 import { createStorageTestApp, StorageTestApp } from '../test/storage-test-app.util';
 import { V3TestFilter } from '../test/v3-test.filter';
 import { FilesController } from './files.controller';
@@ -112,6 +112,14 @@ describe('POST /api/v3/files/upload', () => {
       controllers: [FilesController],
       providers: [
         UploadFileUseCase,
+        // The quotas are tested on PostgreSQL (upload-quotas.int-spec.ts); here, none.
+        {
+          provide: UPLOAD_QUOTA,
+          useValue: {
+            headroom: async () => ({ leftBytes: Infinity, limitBytes: 0, heldBytes: 0 }),
+            record: async () => undefined,
+          } satisfies Pick<UploadQuota, 'headroom' | 'record'>,
+        },
         {
           provide: ApiKeyAuthenticator,
           useValue: {

@@ -1,17 +1,29 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyAuthenticator } from '@genhub/accounts-feature';
+import { ApiKeyAuthenticator, type AuthenticatedAccount } from '@genhub/accounts-feature';
+import { AppErrorCode, AppException } from '@genhub/errors';
 import { EventsTokens } from '@genhub/tasks-feature';
 
+/** Who opens an event stream, and when they were let in (see EventStreamRevocation). */
+export interface EventsCaller {
+  accountId: string;
+  /** The key of the Authorization header, or the key the token was issued to. */
+  apiKeyId: string;
+  /** Date.now() before the credential was read: a change after it is checked again. */
+  authenticatedAt: number;
+}
+
 interface EventsRequest extends FastifyRequest {
-  eventsAccountId?: string;
+  eventsCaller?: EventsCaller;
 }
 
 /**
  * The event stream's two ways in: the API key as everywhere (a fetch-based
  * client), or, when no Authorization header is sent, the `token` query
  * parameter from `POST …/events/token` (a browser's `EventSource`, which
- * cannot send headers). Either way the refusal is the documented 401/403.
+ * cannot send headers). Either way the refusal is the documented 401/403,
+ * and a token is only as good as the key it was issued to: a revoked key
+ * makes it 401 `stream_token_refused`, a suspended account 403 (decision 0129).
  */
 @Injectable()
 export class TaskEventsAuthGuard implements CanActivate {
@@ -24,16 +36,29 @@ export class TaskEventsAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<EventsRequest>();
     const { token } = request.query as { token?: unknown };
     const { task_id: taskId } = request.params as { task_id: string };
-    request.eventsAccountId =
+    const authenticatedAt = Date.now();
+    const account =
       request.headers.authorization === undefined && typeof token === 'string'
-        ? this.tokens.accountFor(token, taskId)
-        : (await this.apiKeys.authenticate(request.headers.authorization)).id;
+        ? await this.tokenHolder(token, taskId)
+        : await this.apiKeys.authenticate(request.headers.authorization);
+    request.eventsCaller = { accountId: account.id, apiKeyId: account.apiKeyId, authenticatedAt };
     return true;
+  }
+
+  private async tokenHolder(token: string, taskId: string): Promise<AuthenticatedAccount> {
+    const holder = this.tokens.holderOf(token, taskId);
+    const account = await this.apiKeys.authenticateKeyId(holder.apiKeyId).catch((error) => {
+      throw error instanceof AppException && error.code === AppErrorCode.InvalidApiKey
+        ? new AppException(AppErrorCode.StreamTokenRefused)
+        : error;
+    });
+    if (account.id !== holder.accountId) throw new AppException(AppErrorCode.StreamTokenRefused);
+    return account;
   }
 }
 
-/** The account the TaskEventsAuthGuard let in. */
-export const EventsAccountId = createParamDecorator(
-  (_: unknown, context: ExecutionContext): string =>
-    context.switchToHttp().getRequest<EventsRequest>().eventsAccountId as string,
+/** The caller the TaskEventsAuthGuard let in. */
+export const CurrentEventsCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): EventsCaller =>
+    context.switchToHttp().getRequest<EventsRequest>().eventsCaller as EventsCaller,
 );

@@ -28,7 +28,12 @@ import {
   startEventStream,
 } from '../transport/event-stream-response.util';
 import { PublicLinks } from '../transport/public-links.service';
-import { EventsAccountId, TaskEventsAuthGuard } from './task-events-auth.guard';
+import { EventStreamRevocation } from './event-stream-revocation.service';
+import {
+  CurrentEventsCaller,
+  type EventsCaller,
+  TaskEventsAuthGuard,
+} from './task-events-auth.guard';
 
 /** How long a client waits before reconnecting a dropped stream. */
 export const RECONNECT_MS = 2000;
@@ -40,7 +45,7 @@ const EVENTS_DESCRIPTION = [
   '- `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;',
   '- a comment line every 15 s as a heartbeat.',
   '',
-  'The stream ends after the terminal event. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).',
+  'The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).',
 ].join('\n');
 
 /**
@@ -54,6 +59,7 @@ export class TaskEventsController {
     private readonly issueToken: IssueEventsTokenUseCase,
     private readonly watchTask: WatchTaskUseCase,
     private readonly links: PublicLinks,
+    private readonly revocation: EventStreamRevocation,
   ) {}
 
   @Post(':task_id/events/token')
@@ -64,7 +70,7 @@ export class TaskEventsController {
     tag: 'Tasks',
     summary: 'Get a token for a task’s event stream',
     description:
-      'For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it.',
+      'For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.',
     ok: { description: 'The token and the stream URL.', type: TaskEventsTokenResponseDto },
     errors: [401, 403, 404, 500],
   })
@@ -75,6 +81,7 @@ export class TaskEventsController {
   ): Promise<ApiEnvelopeDto<TaskEventsTokenDto>> {
     const { token, expiresAt } = await this.issueToken.execute({
       accountId: account.id,
+      apiKeyId: account.apiKeyId,
       taskId: id,
     });
     const url = `${this.links.origin(request)}/api/v3/predictions/${encodeURIComponent(id)}/events?token=${token}`;
@@ -118,14 +125,15 @@ export class TaskEventsController {
     operation: { security: [{ bearerAuth: [] }, { eventsToken: [] }] },
   })
   async events(
-    @EventsAccountId() accountId: string,
+    @CurrentEventsCaller() caller: EventsCaller,
     @Param('task_id') id: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const stream = await this.watchTask.execute({
-      accountId,
+      accountId: caller.accountId,
+      apiKeyId: caller.apiKeyId,
       taskId: id,
       lastEventId,
       resultUrl: this.links.predictionResultUrl(request, id),
@@ -139,6 +147,8 @@ export class TaskEventsController {
       await stream.return();
       return;
     }
+    // A revocation heard while the stream was opening found nothing to end: checked now.
+    this.revocation.opened(stream, caller.authenticatedAt);
     const response = startEventStream(reply);
     reply.raw.on('close', () => void stream.return());
     response.retry(RECONNECT_MS);

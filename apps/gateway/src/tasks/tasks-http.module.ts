@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TaskFlowModule } from '@genhub/task-flow';
 import { PublicLinks } from '../transport/public-links.service';
+import { EventStreamRevocation } from './event-stream-revocation.service';
 import { PredictionsController } from './predictions.controller';
 import { TaskEventsController } from './task-events.controller';
 import { TaskEventStreamsMetrics } from './task-event-streams.metrics';
@@ -14,6 +15,6 @@ import { TasksController } from './tasks.controller';
 @Module({
   imports: [TaskFlowModule.forGateway()],
   controllers: [TasksController, PredictionsController, TaskEventsController],
-  providers: [TaskEventStreamsMetrics, PublicLinks],
+  providers: [TaskEventStreamsMetrics, EventStreamRevocation, PublicLinks],
 })
 export class TasksHttpModule {}

@@ -4,3 +4,4 @@ export * from './keys/api-key.util';
 export * from './migrations';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';
+export * from './repositories/upload.repository';

@@ -6,6 +6,7 @@ export * from './auth/auth-changes.service';
 export * from './auth/authenticated-account.util';
 export * from './ports/account-balances.port';
 export * from './presenters/admin-presenter.util';
+export * from './uploads/upload-quota.service';
 export * from './use-cases/account-view.types';
 export * from './use-cases/create-account/create-account.use-case';
 export * from './use-cases/get-account/get-account.use-case';

@@ -16,6 +16,7 @@ import {
   StuckTaskSweepConfig,
   TaskConfig,
   TracingConfig,
+  UploadQuotaConfig,
   WebhookConfig,
 } from '@genhub/config';
 
@@ -56,6 +57,7 @@ export const SERVICES = {
       TaskConfig,
       ChatConfig,
       ProvidersConfig,
+      UploadQuotaConfig,
     ],
     defaults: { PORT: '3000' },
   },

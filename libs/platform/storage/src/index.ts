@@ -12,6 +12,7 @@ export * from './drivers/s3-storage.adapter';
 export * from './media/media-formats.util';
 export { peekStream } from './media/peek-stream.util';
 export * from './use-cases/upload-file/upload-file.use-case';
+export * from './use-cases/upload-quota.port';
 export * from './media/media-fetcher.util';
 export * from './use-cases/sweep-expired-uploads/sweep-expired-uploads.use-case';
 export * from './use-cases/direct-upload/upload-ticket.util';

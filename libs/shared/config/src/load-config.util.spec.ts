@@ -3,6 +3,7 @@ import {
   HttpConfig,
   ProvidersConfig,
   TaskConfig,
+  UploadQuotaConfig,
   WebhookConfig,
 } from './pieces.config';
 import { RedisConfig } from './redis.config';
@@ -63,6 +64,25 @@ describe('loadConfig', () => {
     ).toEqual([0, 100, 200]);
     expect(() => loadConfig(WebhookConfig, { WEBHOOK_RETRY_DELAYS_MS: '0,x' })).toThrow(
       /WEBHOOK_RETRY_DELAYS_MS/,
+    );
+  });
+
+  it('upload quotas: 10 GB and 10,000 a day by default, 0 for none, whole numbers only', () => {
+    expect({ ...loadConfig(UploadQuotaConfig, {}) }).toEqual({
+      UPLOAD_QUOTA_BYTES: 10 * 1024 ** 3,
+      UPLOAD_QUOTA_PER_DAY: 10_000,
+    });
+    expect({
+      ...loadConfig(UploadQuotaConfig, { UPLOAD_QUOTA_BYTES: '0', UPLOAD_QUOTA_PER_DAY: '0' }),
+    }).toEqual({ UPLOAD_QUOTA_BYTES: 0, UPLOAD_QUOTA_PER_DAY: 0 });
+    expect(() => loadConfig(UploadQuotaConfig, { UPLOAD_QUOTA_BYTES: '10GB' })).toThrow(
+      new ConfigError(
+        'UPLOAD_QUOTA_BYTES',
+        'must be a whole number of bytes, 0 for no quota (got "10GB")',
+      ),
+    );
+    expect(() => loadConfig(UploadQuotaConfig, { UPLOAD_QUOTA_PER_DAY: '-1' })).toThrow(
+      /UPLOAD_QUOTA_PER_DAY/,
     );
   });
 

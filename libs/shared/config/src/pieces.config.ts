@@ -260,6 +260,29 @@ export class ProvidersConfig {
   declare readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * Per-account upload quotas (decision 0129): storage quotas that stop abuse,
+ * not limits on tasks (which have none). 0 turns a quota off.
+ */
+export class UploadQuotaConfig {
+  /**
+   * Bytes an account's unexpired uploads may hold together (7 days each); a
+   * direct upload counts its declared size from its ticket. Default 10 GB.
+   */
+  @ToInt()
+  @IsInt({ message: 'must be a whole number of bytes, 0 for no quota' })
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  UPLOAD_QUOTA_BYTES = 10 * 1024 ** 3;
+
+  /** Uploads (multipart uploads and direct-upload tickets) an account may make per UTC day. */
+  @ToInt()
+  @IsInt({ message: 'must be a whole number, 0 for no limit' })
+  @Min(0)
+  @Max(100_000_000)
+  UPLOAD_QUOTA_PER_DAY = 10_000;
+}
+
 export class WebhookConfig {
   @ToInt()
   @IsInt()

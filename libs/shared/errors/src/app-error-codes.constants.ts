@@ -23,6 +23,10 @@ export const AppErrorCode = {
   /** An account holds as many open task event streams on a gateway as it may. */
   TooManyStreams: 'too_many_streams',
   PayloadTooLarge: 'payload_too_large',
+  /** The account's unexpired uploads would hold more bytes than UPLOAD_QUOTA_BYTES (decision 0129). */
+  UploadQuotaExceeded: 'upload_quota_exceeded',
+  /** The account made UPLOAD_QUOTA_PER_DAY uploads today (UTC) already (decision 0129). */
+  UploadDailyLimitReached: 'upload_daily_limit_reached',
   /** A path segment longer than the router reads (the transport refuses it). */
   UriTooLong: 'uri_too_long',
   /** The request line and headers together exceed the HTTP server's limit. */
@@ -102,6 +106,16 @@ export const APP_ERRORS = {
     transient: true,
   },
   payload_too_large: { status: 413, message: 'Request body too large', transient: false },
+  upload_quota_exceeded: {
+    status: 413,
+    message: 'Upload storage quota exceeded',
+    transient: false,
+  },
+  upload_daily_limit_reached: {
+    status: 429,
+    message: 'Daily upload limit reached',
+    transient: false,
+  },
   uri_too_long: { status: 414, message: 'Request URL too long', transient: false },
   header_fields_too_large: {
     status: 431,
@@ -130,6 +144,38 @@ export function insufficientBalanceMessage(
 /** The 400 text for an unrecognized provider (docs/interface.md, "HTTP error bodies"). */
 export function unknownProviderMessage(provider: string): string {
   return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;
+}
+
+/** Bytes as the upload messages write them: 1 KB = 1,024 bytes, at most two decimals. */
+export function formatBytes(bytes: number): string {
+  const units = ['GB', 'MB', 'KB'] as const;
+  for (const [i, unit] of units.entries()) {
+    const size = 1024 ** (units.length - i);
+    if (bytes >= size) return `${Number((bytes / size).toFixed(2))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/**
+ * The 413 text of the upload quota (decision 0129): the limit and what the account's
+ * unexpired uploads hold, and when known the file's size (`file`) or, for a file
+ * refused while streaming, what was left (`left`).
+ */
+export function uploadQuotaExceededMessage(
+  limitBytes: number,
+  heldBytes: number,
+  file?: { bytes: number } | { leftBytes: number },
+): string {
+  const base = `Upload storage quota exceeded: the unexpired uploads of this account may hold ${formatBytes(limitBytes)} (${formatBytes(heldBytes)} held now)`;
+  if (!file) return base;
+  return 'bytes' in file
+    ? `${base}; this file is ${formatBytes(file.bytes)}`
+    : `${base}; this file is larger than the ${formatBytes(file.leftBytes)} left`;
+}
+
+/** The 429 text of the daily upload limit (decision 0129). */
+export function uploadDailyLimitMessage(perDay: number): string {
+  return `Daily upload limit reached: at most ${perDay} uploads per account per day (UTC); more are accepted from 00:00 UTC`;
 }
 
 /** The chat 404 text, in the words common chat-completions APIs use. */

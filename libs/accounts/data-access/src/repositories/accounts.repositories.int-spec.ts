@@ -93,6 +93,27 @@ describe('accounts repositories (PostgreSQL)', () => {
     expect(await keys.revokeKey(randomUUID())).toBeUndefined();
   });
 
+  it('finds live keys by id, with their account status (event streams re-check them)', async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Silver' });
+    const kept = await issue(account.id);
+    const gone = await issue(account.id);
+    await keys.revokeKey(gone.key.id);
+    const live = await keys.findLiveKeys([kept.key.id, gone.key.id, randomUUID(), 'not-a-uuid']);
+    expect(live).toEqual([
+      {
+        keyId: kept.key.id,
+        keyPrefix: kept.key.prefix,
+        accountId: account.id,
+        currency: 'USD',
+        accountLevel: 'Silver',
+        status: 'active',
+      },
+    ]);
+    await accounts.setStatus(account.id, 'suspended');
+    expect(await keys.findLiveKeys([kept.key.id])).toMatchObject([{ status: 'suspended' }]);
+    expect(await keys.findLiveKeys([])).toEqual([]);
+  });
+
   it('never shows a key to another account', async () => {
     const a = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
     const b = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });

@@ -87,6 +87,36 @@ export class ApiKeyRepository {
       : undefined;
   }
 
+  /**
+   * The live (not revoked) keys among `keyIds`, with their accounts (status
+   * included): one indexed read, never cached. Malformed ids are skipped.
+   */
+  async findLiveKeys(keyIds: readonly string[]): Promise<KeyCredential[]> {
+    const ids = [...new Set(keyIds)].filter((id) => isUUID(id));
+    if (!ids.length) return [];
+    const rows: {
+      id: string;
+      prefix: string;
+      account_id: string;
+      currency: Currency;
+      account_level: AccountLevel;
+      status: AccountStatus;
+    }[] = await this.dataSource.query(
+      `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
+         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
+        WHERE k.id = ANY($1::uuid[]) AND k.revoked_at IS NULL`,
+      [ids],
+    );
+    return rows.map((row) => ({
+      keyId: row.id,
+      keyPrefix: row.prefix,
+      accountId: row.account_id,
+      currency: row.currency,
+      accountLevel: row.account_level,
+      status: row.status,
+    }));
+  }
+
   /** One of the account's keys; a key of another account is as unknown as a missing one. */
   async findOwnedKey(accountId: string, keyId: string): Promise<ApiKeyEntity | undefined> {
     if (!isUUID(accountId) || !isUUID(keyId)) return undefined;

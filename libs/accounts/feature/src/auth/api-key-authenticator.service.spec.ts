@@ -42,9 +42,12 @@ function fakePubSub() {
 
 async function setup(credentials: Record<string, KeyCredential>, subscribeFailures = 0) {
   const findCredentialByHash = jest.fn(async (hash: string) => credentials[hash]);
+  const findLiveKeys = jest.fn(async (ids: readonly string[]) =>
+    Object.values(credentials).filter((c) => ids.includes(c.keyId)),
+  );
   const touchLastUsed = jest.fn(async () => true);
   // Strict: any other repository method throws.
-  const keys = new Proxy({ findCredentialByHash, touchLastUsed } as object, {
+  const keys = new Proxy({ findCredentialByHash, findLiveKeys, touchLastUsed } as object, {
     get(target, prop) {
       if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
       if (prop === 'then') return undefined;
@@ -57,7 +60,7 @@ async function setup(credentials: Record<string, KeyCredential>, subscribeFailur
   const changes = new AuthChangesPublisher(redis.pubsub);
   const auth = new ApiKeyAuthenticator(keys, security, redis.pubsub, changes);
   await auth.onModuleInit();
-  return { auth, changes, findCredentialByHash, touchLastUsed, redis };
+  return { auth, changes, findCredentialByHash, findLiveKeys, touchLastUsed, redis, credentials };
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -152,6 +155,47 @@ describe('ApiKeyAuthenticator', () => {
     await pending;
     await auth.authenticate(`Bearer ${key}`);
     expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+  });
+
+  it('a key known by its id (a stream token names it): the same refusals and cache', async () => {
+    const { auth, changes, findLiveKeys, credentials } = await setup({
+      [hashApiKey(PEPPER, key)]: credential,
+    });
+    expect(await auth.authenticateKeyId('k1')).toEqual({
+      id: 'a1',
+      currency: 'USD',
+      accountLevel: 'Silver',
+      apiKeyId: 'k1',
+    });
+    await auth.authenticateKeyId('k1');
+    expect(findLiveKeys).toHaveBeenCalledTimes(1);
+    expect(await refusal(auth.authenticateKeyId('unknown'))).toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+    });
+    credentials[hashApiKey(PEPPER, key)] = { ...credential, status: 'suspended' };
+    await changes.accountChanged('a1');
+    expect(await refusal(auth.authenticateKeyId('k1'))).toMatchObject({
+      status: 403,
+      code: 'account_suspended',
+    });
+    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set());
+    credentials[hashApiKey(PEPPER, key)] = credential;
+    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set(['k1']));
+  });
+
+  it('tells its listeners of every change, here or from another replica, and of missed ones', async () => {
+    const { auth, changes, redis } = await setup({});
+    const heard: (string | undefined)[] = [];
+    const stop = auth.onAccountChanged((accountId) => heard.push(accountId));
+    await changes.accountChanged('a1');
+    await redis.publish('auth-changed', 'a2');
+    redis.drop();
+    redis.restore(); // notices sent meanwhile were lost: every account is to be checked
+    expect(heard).toEqual(['a1', 'a1', 'a2', undefined]);
+    stop();
+    await changes.accountChanged('a3');
+    expect(heard).toHaveLength(4);
   });
 
   describe('the cache is on only while changes can be heard', () => {

@@ -34,6 +34,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly inflight = new Map<string, Promise<KeyCredential | undefined>>();
   private readonly lastTouched = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
+  private readonly changeListeners = new Set<(accountId: string | undefined) => void>();
   private subscribed = false;
   private retry?: NodeJS.Timeout;
 
@@ -43,14 +44,40 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     private readonly pubsub: PubSubService,
     changes: AuthChangesPublisher,
   ) {
-    changes.onChange((accountId) => this.cache.invalidateAccount(accountId));
+    changes.onChange((accountId) => this.accountChanged(accountId));
+  }
+
+  /**
+   * Hears every auth change this replica learns of, after its cache dropped the
+   * account: the id of an account whose key was revoked or whose status
+   * changed (here or, through Redis, on another replica), or `undefined` when
+   * notices may have been missed (the subscription came back after a drop)
+   * and every account must be checked again. Returns the unsubscribe.
+   */
+  onAccountChanged(listener: (accountId: string | undefined) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private accountChanged(accountId: string | undefined): void {
+    if (accountId === undefined) this.cache.clear();
+    else this.cache.invalidateAccount(accountId);
+    for (const listener of this.changeListeners) {
+      try {
+        listener(accountId);
+      } catch (error) {
+        this.logger.warn(`auth change listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   async onModuleInit(): Promise<void> {
     this.stops.push(
       this.pubsub.onDisconnect(() => this.cache.suspend()),
       this.pubsub.onReconnect(() => {
-        if (this.subscribed) this.cache.resume();
+        if (!this.subscribed) return;
+        this.cache.resume();
+        this.accountChanged(undefined);
       }),
     );
     await this.listen();
@@ -66,7 +93,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     try {
       this.stops.push(
         await this.pubsub.subscribe(Channel.AuthChanged, (accountId) =>
-          this.cache.invalidateAccount(accountId),
+          this.accountChanged(accountId),
         ),
       );
       this.subscribed = true;
@@ -93,10 +120,40 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     const plainKey = match[1];
     if (!looksLikeApiKey(plainKey)) throw new AppException(AppErrorCode.InvalidApiKey);
 
-    const credential = await this.lookUp(hashApiKey(this.security.API_KEY_PEPPER, plainKey));
+    const hash = hashApiKey(this.security.API_KEY_PEPPER, plainKey);
+    const credential = await this.lookUp(hash, () => this.keys.findCredentialByHash(hash));
+    const account = this.admit(credential);
+    this.noteUse(account.apiKeyId);
+    return account;
+  }
+
+  /**
+   * The caller behind a key known by its id (a signed token names the key it
+   * was issued to): the same refusals as `authenticate` for a revoked or
+   * unknown key (401) and a suspended account (403), the same cache, dropped
+   * by the same notices.
+   */
+  async authenticateKeyId(keyId: string): Promise<AuthenticatedAccount> {
+    const credential = await this.lookUp(`id:${keyId}`, async () => {
+      const [live] = await this.keys.findLiveKeys([keyId]);
+      return live;
+    });
+    return this.admit(credential);
+  }
+
+  /**
+   * Which of `keyIds` still let their caller in (live, account active), read
+   * now from PostgreSQL, never from the cache: what an open event stream is
+   * checked against when its account changed.
+   */
+  async admittedKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
+    const live = await this.keys.findLiveKeys(keyIds);
+    return new Set(live.filter((c) => c.status === 'active').map((c) => c.keyId));
+  }
+
+  private admit(credential: KeyCredential | undefined): AuthenticatedAccount {
     if (!credential) throw new AppException(AppErrorCode.InvalidApiKey);
     if (credential.status !== 'active') throw new AppException(AppErrorCode.AccountSuspended);
-    this.noteUse(credential.keyId);
     return {
       id: credential.accountId,
       currency: credential.currency,
@@ -105,21 +162,23 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  private lookUp(hash: string): Promise<KeyCredential | undefined> {
-    const cached = this.cache.get(hash);
+  private lookUp(
+    cacheKey: string,
+    read: () => Promise<KeyCredential | undefined>,
+  ): Promise<KeyCredential | undefined> {
+    const cached = this.cache.get(cacheKey);
     if (cached) return Promise.resolve(cached);
-    const pending = this.inflight.get(hash);
+    const pending = this.inflight.get(cacheKey);
     if (pending) return pending;
     const epoch = this.cache.epoch;
-    const read = this.keys
-      .findCredentialByHash(hash)
+    const reading = read()
       .then((credential) => {
-        if (credential) this.cache.set(hash, credential, epoch);
+        if (credential) this.cache.set(cacheKey, credential, epoch);
         return credential;
       })
-      .finally(() => this.inflight.delete(hash));
-    this.inflight.set(hash, read);
-    return read;
+      .finally(() => this.inflight.delete(cacheKey));
+    this.inflight.set(cacheKey, reading);
+    return reading;
   }
 
   /** last_used_at, lazily: at most one write per key per resolution, never awaited by the request. */

@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file for use as a model input
-         * @description Multipart form data with one file part named `file`. Files are kept 7 days.
+         * @description Multipart form data with one file part named `file`. Files are kept 7 days. Uploads count against the account’s quotas: the bytes its unexpired uploads hold (413 beyond) and the uploads it makes per UTC day (429 beyond).
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Get a direct-upload URL
-         * @description Declare the file (name, exact size, type); the answer is a signed, single-use `PUT` URL valid 15 minutes and the `download_url` the file will have. PUT the raw bytes there with the given headers. The file is checked like any upload (its first bytes must be the declared format, within the format’s limit) before it can be used; a file that fails is removed, its URL answers 404 and a task using it fails with 1402.
+         * @description Declare the file (name, exact size, type); the answer is a signed, single-use `PUT` URL valid 15 minutes and the `download_url` the file will have. PUT the raw bytes there with the given headers. The file is checked like any upload (its first bytes must be the declared format, within the format’s limit) before it can be used; a file that fails is removed, its URL answers 404 and a task using it fails with 1402. The ticket counts against the account’s upload quotas from now on, at the declared size (413 when its stored bytes would pass the quota, 429 past its uploads per UTC day). Only one PUT takes a ticket: another gets 409.
          */
         post: operations["createMediaUpload"];
         delete?: never;
@@ -318,7 +318,7 @@ export interface paths {
          *     - `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;
          *     - a comment line every 15 s as a heartbeat.
          *
-         *     The stream ends after the terminal event. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
+         *     The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
          */
         get: operations["streamTaskEvents"];
         put?: never;
@@ -340,7 +340,7 @@ export interface paths {
         put?: never;
         /**
          * Get a token for a task’s event stream
-         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it.
+         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.
          */
         post: operations["createTaskEventsToken"];
         delete?: never;
@@ -1668,7 +1668,7 @@ export interface components {
                 "application/json": components["schemas"]["V3Error"];
             };
         };
-        /** @description File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB). */
+        /** @description File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB), or over what the account’s upload storage quota has left (`UPLOAD_QUOTA_BYTES`, 10 GB by default). Nothing was kept. */
         V3PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1677,7 +1677,7 @@ export interface components {
                 "application/json": components["schemas"]["V3Error"];
             };
         };
-        /** @description The account holds as many open event streams on this server as it may. */
+        /** @description The account holds as many open event streams on this server as it may, or (uploads) made as many uploads today, UTC, as it may (`UPLOAD_QUOTA_PER_DAY`, 10,000 by default). */
         V3TooManyRequests: {
             headers: {
                 [name: string]: unknown;
@@ -2161,6 +2161,7 @@ export interface operations {
             401: components["responses"]["V3Unauthorized"];
             403: components["responses"]["V3Forbidden"];
             413: components["responses"]["V3PayloadTooLarge"];
+            429: components["responses"]["V3TooManyRequests"];
             500: components["responses"]["V3ServerError"];
         };
     };
@@ -2190,6 +2191,7 @@ export interface operations {
             401: components["responses"]["V3Unauthorized"];
             403: components["responses"]["V3Forbidden"];
             413: components["responses"]["V3PayloadTooLarge"];
+            429: components["responses"]["V3TooManyRequests"];
             500: components["responses"]["V3ServerError"];
         };
     };

@@ -6,6 +6,7 @@ import { SecurityConfig } from '@genhub/config';
 import { AppException } from '@genhub/errors';
 import { LocalDiskStorage } from '../../drivers/local-disk-storage.adapter';
 import { IssueUploadTicketUseCase } from './issue-upload-ticket.use-case';
+import { InMemoryUploadQuota } from '../testing/in-memory-upload-quota';
 import { ReceiveDirectUploadUseCase } from './receive-direct-upload.use-case';
 import {
   declaredFormat,
@@ -25,8 +26,9 @@ const security = Object.assign(new SecurityConfig(), {
 describe('direct uploads on local disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'genhub-direct-local-'));
   const storage = new LocalDiskStorage(dir, 'http://127.0.0.1:3000/cdn');
-  const tickets = new IssueUploadTicketUseCase(storage, security);
-  const receive = new ReceiveDirectUploadUseCase(storage, security);
+  const quota = new InMemoryUploadQuota();
+  const tickets = new IssueUploadTicketUseCase(storage, security, quota);
+  const receive = new ReceiveDirectUploadUseCase(storage, security, quota);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const issue = (now = new Date()) =>

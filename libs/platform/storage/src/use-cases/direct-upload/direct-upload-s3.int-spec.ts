@@ -7,6 +7,7 @@ const S3rver = require('s3rver');
 import { SecurityConfig } from '@genhub/config';
 import { S3Storage } from '../../drivers/s3-storage.adapter';
 import { MediaFetcher, MediaFetchError } from '../../media/media-fetcher.util';
+import { InMemoryUploadQuota } from '../testing/in-memory-upload-quota';
 import { IssueUploadTicketUseCase } from './issue-upload-ticket.use-case';
 import { INCOMING_PREFIX } from './upload-ticket.util';
 
@@ -104,6 +105,7 @@ describe('direct uploads to S3 (s3rver)', () => {
     tickets = new IssueUploadTicketUseCase(
       storage,
       Object.assign(new SecurityConfig(), { API_KEY_PEPPER: 'direct-upload-test-pepper' }),
+      new InMemoryUploadQuota(),
     );
     fetcher = new MediaFetcher({ storage, allowPrivateNetwork: true });
   });

@@ -5,6 +5,8 @@ import { AppErrorCode, AppException } from '@genhub/errors';
 import { formatLimit, kindLabel, MEDIA_LIMITS } from '../../media/media-formats.util';
 import { OBJECT_STORAGE, ObjectStorage } from '../../object-storage.types';
 import { UNSUPPORTED_TYPE_MESSAGE, UPLOAD_PREFIX } from '../upload-file/upload-file.use-case';
+import { UPLOAD_QUOTA, type UploadQuota } from '../upload-quota.port';
+import { UPLOAD_RETENTION_MS } from '../upload-retention.constants';
 import {
   declaredFormat,
   INCOMING_PREFIX,
@@ -33,13 +35,16 @@ export interface UploadTicketAnswer {
  * the declared size within its limit, then one signed `PUT` URL that expires:
  * presigned to the bucket (the bytes never pass through the gateway; they
  * land under `incoming/` and are checked before first use), or, on local
- * disk, a signed gateway route that checks them as they arrive.
+ * disk, a signed gateway route that checks them as they arrive. The ticket
+ * counts against the account's quotas at its declared size, from now on
+ * (decision 0129), and its row makes it single-use.
  */
 @Injectable()
 export class IssueUploadTicketUseCase {
   constructor(
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     private readonly security: SecurityConfig,
+    @Inject(UPLOAD_QUOTA) private readonly quota: UploadQuota,
   ) {}
 
   async execute(input: IssueUploadTicketInput): Promise<UploadTicketAnswer> {
@@ -60,6 +65,14 @@ export class IssueUploadTicketUseCase {
     const key = `${UPLOAD_PREFIX}${input.accountId}/${now.toISOString().slice(0, 10)}/${id}.${format.extension}`;
     const contentType = input.contentType ?? format.contentType;
     const expiresAt = Math.floor(now.getTime() / 1000) + UPLOAD_TICKET_TTL_SECONDS;
+    await this.quota.record({
+      accountId: input.accountId,
+      key,
+      bytes: input.size,
+      state: 'ticketed',
+      now,
+      expiresAt: new Date(now.getTime() + UPLOAD_RETENTION_MS),
+    });
     const { url, headers } = this.storage.presignPut
       ? await this.storage.presignPut(`${INCOMING_PREFIX}${key}`, {
           contentType,

@@ -2,6 +2,7 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalDiskStorage } from '../../drivers/local-disk-storage.adapter';
+import { InMemoryUploadQuota } from '../testing/in-memory-upload-quota';
 import { SweepExpiredUploadsUseCase } from './sweep-expired-uploads.use-case';
 
 const DAY = 86_400_000;
@@ -34,12 +35,16 @@ describe('SweepExpiredUploadsUseCase', () => {
     await age(keys.young, 6.9);
     await age(keys.output, 30);
 
-    expect(await new SweepExpiredUploadsUseCase(storage).execute()).toBe(2);
+    expect(await new SweepExpiredUploadsUseCase(storage, new InMemoryUploadQuota()).execute()).toBe(
+      2,
+    );
     expect(await storage.stat(keys.old)).toBeUndefined();
     expect(await storage.stat(keys.justOld)).toBeUndefined();
     expect(await storage.stat(keys.young)).toBeDefined();
     expect(await storage.stat(keys.output)).toBeDefined();
-    expect(await new SweepExpiredUploadsUseCase(storage).execute()).toBe(0);
+    expect(await new SweepExpiredUploadsUseCase(storage, new InMemoryUploadQuota()).execute()).toBe(
+      0,
+    );
   });
 
   it('deletes in batches when there are many', async () => {
@@ -48,6 +53,8 @@ describe('SweepExpiredUploadsUseCase', () => {
       await storage.put(key, Buffer.from('x'), { contentType: 'image/png' });
       await age(key, 8);
     }
-    expect(await new SweepExpiredUploadsUseCase(storage).execute()).toBe(520);
+    expect(await new SweepExpiredUploadsUseCase(storage, new InMemoryUploadQuota()).execute()).toBe(
+      520,
+    );
   });
 });

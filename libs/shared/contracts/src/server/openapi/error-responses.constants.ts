@@ -6,6 +6,8 @@ import {
   insufficientBalanceMessage,
   modelNotFoundMessage,
   unknownProviderMessage,
+  uploadDailyLimitMessage,
+  uploadQuotaExceededMessage,
 } from '@genhub/errors';
 
 /**
@@ -112,12 +114,25 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     content: json(ref('V3Error'), { notFound: v3(404, msg('not_found')) }),
   },
   V3PayloadTooLarge: {
-    description: 'File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB).',
-    content: json(ref('V3Error'), { tooLarge: v3(413, msg('payload_too_large')) }),
+    description:
+      'File over the limit of its type (image 20 MB, video 100 MB, audio 50 MB), or over what the account’s upload storage quota has left (`UPLOAD_QUOTA_BYTES`, 10 GB by default). Nothing was kept.',
+    content: json(ref('V3Error'), {
+      tooLarge: v3(413, msg('payload_too_large')),
+      uploadQuotaExceeded: v3(
+        413,
+        uploadQuotaExceededMessage(10 * 1024 ** 3, 10 * 1024 ** 3 - 5 * 1024 ** 2, {
+          bytes: 20 * 1024 ** 2,
+        }),
+      ),
+    }),
   },
   V3TooManyRequests: {
-    description: 'The account holds as many open event streams on this server as it may.',
-    content: json(ref('V3Error'), { tooManyStreams: v3(429, msg('too_many_streams')) }),
+    description:
+      'The account holds as many open event streams on this server as it may, or (uploads) made as many uploads today, UTC, as it may (`UPLOAD_QUOTA_PER_DAY`, 10,000 by default).',
+    content: json(ref('V3Error'), {
+      tooManyStreams: v3(429, msg('too_many_streams')),
+      dailyUploadLimit: v3(429, uploadDailyLimitMessage(10_000)),
+    }),
   },
   V3ServerError: {
     description: 'Unexpected server error.',

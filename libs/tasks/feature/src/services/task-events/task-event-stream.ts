@@ -19,6 +19,8 @@ export class TaskEventStream implements AsyncIterableIterator<TaskEvent> {
 
   constructor(
     readonly accountId: string,
+    /** The key the client came in with: its revocation ends the stream. */
+    readonly apiKeyId: string,
     readonly taskId: string,
     private readonly resultUrl: string,
     lastStage: number,
@@ -72,7 +74,10 @@ export class TaskEventStream implements AsyncIterableIterator<TaskEvent> {
     if (!this.ended && !this.queued.length) this.push({ type: 'heartbeat' });
   }
 
-  /** No more events (terminal, or the server is shutting down); the consumer drains what is queued. */
+  /**
+   * No more events (terminal, the server is shutting down, or the caller's
+   * key was revoked); the consumer drains what is queued.
+   */
   end(): void {
     this.ended = true;
     this.wakeConsumer?.();

@@ -27,6 +27,8 @@ const IDLE_TICKS_BEFORE_UNSUBSCRIBE = 10;
 
 export interface OpenStreamInput {
   accountId: string;
+  /** The key the caller came in with (see `streamsOf`). */
+  apiKeyId: string;
   taskId: string;
   /** The stage the client has already seen (its Last-Event-ID), 0 when new. */
   lastStage: number;
@@ -106,6 +108,7 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
   private register(input: OpenStreamInput): TaskEventStream {
     const stream = new TaskEventStream(
       input.accountId,
+      input.apiKeyId,
       input.taskId,
       input.resultUrl,
       input.lastStage,
@@ -118,6 +121,16 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
     this.count++;
     this.ensureTicker();
     return stream;
+  }
+
+  /**
+   * The open streams of one account, or of every account: the gateway ends
+   * those whose key was revoked or whose account was suspended
+   * (`stream.end()`, decision 0129).
+   */
+  streamsOf(accountId?: string): TaskEventStream[] {
+    const all = [...this.byTask.values()].flatMap((set) => [...set]);
+    return accountId === undefined ? all : all.filter((stream) => stream.accountId === accountId);
   }
 
   private unregister(stream: TaskEventStream): void {

@@ -5,6 +5,8 @@ import { EventsTokens } from './events-token.service';
 
 export interface IssueEventsTokenInput {
   accountId: string;
+  /** The caller's key: the token stops working when it is revoked. */
+  apiKeyId: string;
   taskId: string;
 }
 
@@ -19,6 +21,9 @@ export class IssueEventsTokenUseCase {
   async execute(input: IssueEventsTokenInput): Promise<{ token: string; expiresAt: Date }> {
     if (!(await this.results.load(input.accountId, input.taskId)))
       throw new AppException('not_found');
-    return this.tokens.issue(input.accountId, input.taskId);
+    return this.tokens.issue(
+      { accountId: input.accountId, apiKeyId: input.apiKeyId },
+      input.taskId,
+    );
   }
 }

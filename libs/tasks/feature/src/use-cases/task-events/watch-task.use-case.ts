@@ -5,6 +5,8 @@ import { TERMINAL_STAGE } from '../../services/task-events/task-event.types';
 
 export interface WatchTaskInput {
   accountId: string;
+  /** The key the caller came in with (its header, or the key its token names). */
+  apiKeyId: string;
   taskId: string;
   /** The Last-Event-ID header, as sent. */
   lastEventId?: string;
@@ -29,6 +31,7 @@ export class WatchTaskUseCase {
   execute(input: WatchTaskInput): Promise<TaskEventStream | undefined> {
     return this.hub.open({
       accountId: input.accountId,
+      apiKeyId: input.apiKeyId,
       taskId: input.taskId,
       lastStage: stageOf(input.lastEventId),
       resultUrl: input.resultUrl,
