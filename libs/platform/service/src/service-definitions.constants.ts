@@ -8,6 +8,8 @@ import {
   LedgerAuditConfig,
   ListenConfig,
   LogConfig,
+  ModeConfig,
+  PepperConfig,
   ProvidersConfig,
   RedisConfig,
   SecurityConfig,
@@ -30,8 +32,9 @@ export interface ServiceDefinition {
   readonly defaults: Readonly<Record<string, string>>;
 }
 
-/** Every app listens, logs, shuts down, and reaches PostgreSQL and Redis. */
+/** Every app runs in a mode (production or not), listens, logs, shuts down, and reaches PostgreSQL and Redis. */
 const EVERY_APP: readonly ConfigPiece[] = [
+  ModeConfig,
   HttpConfig,
   ListenConfig,
   LogConfig,
@@ -49,6 +52,8 @@ export const SERVICES = {
   gateway: {
     pieces: [
       ...EVERY_APP,
+      // Hashes API keys and signs tokens.
+      PepperConfig,
       StorageConfig,
       AdminConfig,
       CorsConfig,

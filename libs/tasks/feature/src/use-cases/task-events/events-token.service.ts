@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { readToken, SecurityConfig, signToken } from '@genhub/config';
+import { readToken, PepperConfig, signToken } from '@genhub/config';
 import { AppException } from '@genhub/errors';
 
 /** How long an event-stream token opens its stream (an open stream lasts until the task ends). */
@@ -23,7 +23,7 @@ interface Claims {
  */
 @Injectable()
 export class EventsTokens {
-  constructor(private readonly security: SecurityConfig) {}
+  constructor(private readonly security: PepperConfig) {}
 
   issue(accountId: string, taskId: string, now = Date.now()): { token: string; expiresAt: Date } {
     const expires = Math.floor(now / 1000) + EVENTS_TOKEN_TTL_SECONDS;
