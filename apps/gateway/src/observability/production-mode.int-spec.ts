@@ -57,6 +57,7 @@ async function runGateway(entry: string, env: NodeJS.ProcessEnv): Promise<Exit |
 const GENERATED = {
   ADMIN_TOKEN: '3c9e1a7f5b2d8046c1e9a3f7b5d2806e4c1a9f3e7b5d280c6e4a1f9c3e7b5d28',
   API_KEY_PEPPER: '8b1f4d7a2c6e9035b8f1d4a7c2e6903b5f8d1a4c7e2b6093d5f8a1c4e7b2d609',
+  METRICS_TOKEN: 'e05a3d8b1f6c9247e0a5d3b8f1c6927a4e0d5b3f8c1a6927e4d0a5f3b8c1e692',
 };
 
 describe('the built gateway in production mode', () => {
@@ -89,6 +90,11 @@ describe('the built gateway in production mode', () => {
       'the old default pepper',
       { API_KEY_PEPPER: 'genhub-default-pepper-change-me' },
       'gateway: Invalid configuration: API_KEY_PEPPER is a published example or placeholder, refused in production (NODE_ENV=production): generate one with `openssl rand -hex 32`',
+    ],
+    [
+      'no metrics token',
+      { METRICS_TOKEN: undefined },
+      'gateway: Invalid configuration: METRICS_TOKEN is required in production (NODE_ENV=production): generate one with `openssl rand -hex 32` (not set)',
     ],
     [
       'the simulator',

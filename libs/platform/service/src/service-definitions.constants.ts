@@ -8,6 +8,7 @@ import {
   LedgerAuditConfig,
   ListenConfig,
   LogConfig,
+  MetricsConfig,
   ModeConfig,
   PepperConfig,
   ProvidersConfig,
@@ -52,8 +53,9 @@ export const SERVICES = {
   gateway: {
     pieces: [
       ...EVERY_APP,
-      // Hashes API keys and signs tokens.
+      // Hashes API keys and signs tokens; its /metrics shares the public port.
       PepperConfig,
+      MetricsConfig,
       StorageConfig,
       AdminConfig,
       CorsConfig,

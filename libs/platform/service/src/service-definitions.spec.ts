@@ -3,6 +3,7 @@ import {
   DatabaseConfig,
   HttpConfig,
   loadConfig,
+  MetricsConfig,
   ModeConfig,
   PepperConfig,
   RedisConfig,
@@ -40,8 +41,9 @@ describe('the service definitions', () => {
     expect(refusalOf('gateway', ENV)).toMatch(/^Invalid configuration: API_KEY_PEPPER is required/);
   });
 
-  it('give the pepper to the gateway only, the mode to every app', () => {
+  it('give the pepper and the metrics token to the gateway only, the mode to every app', () => {
     expect(loading(PepperConfig)).toEqual(['gateway']);
+    expect(loading(MetricsConfig)).toEqual(['gateway']);
     expect(loading(ModeConfig)).toEqual(SERVICE_NAMES);
   });
 
@@ -50,6 +52,7 @@ describe('the service definitions', () => {
     const secrets = {
       API_KEY_PEPPER: '5d0c1f9e7a3b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f3a5b7c9d',
       ADMIN_TOKEN: 'e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f3',
+      METRICS_TOKEN: '0a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b',
     };
     // The workers load no secret and no simulator switch they could refuse.
     for (const name of ['webhook-dispatcher', 'billing'] as const)

@@ -34,6 +34,7 @@ export const SENSITIVE_KEYS = new Set([
   'S3_SECRET_ACCESS_KEY',
   'ADMIN_TOKEN',
   'API_KEY_PEPPER',
+  'METRICS_TOKEN',
 ]);
 
 const URL_OPTS = { require_tld: false, require_protocol: true } as const;
@@ -387,4 +388,19 @@ export class PepperConfig {
   @MinLength(16, { message: 'must be at least 16 characters' })
   @InProduction(secret({ minLength: 32 }))
   API_KEY_PEPPER!: string;
+}
+
+/**
+ * The bearer token of the gateway's `/metrics` (it shares the public port).
+ * Set: a scrape needs `Authorization: Bearer <METRICS_TOKEN>`; unset: open.
+ * Required in production. The workers' `/metrics` is on their private
+ * management port and stays open (decision 0127).
+ */
+export class MetricsConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @InProduction(secret({ minLength: 32, distinctFrom: ['ADMIN_TOKEN', 'API_KEY_PEPPER'] }))
+  METRICS_TOKEN?: string;
 }

@@ -1,5 +1,11 @@
 import { ConfigError, loadConfig } from './load-config.util';
-import { AdminConfig, PepperConfig, StorageConfig, TaskConfig } from './pieces.config';
+import {
+  AdminConfig,
+  MetricsConfig,
+  PepperConfig,
+  StorageConfig,
+  TaskConfig,
+} from './pieces.config';
 import { isKnownSecret } from './production-mode.util';
 
 /** What `openssl rand -hex 32` prints: 64 hex characters. */
@@ -159,6 +165,33 @@ describe('production mode (NODE_ENV=production)', () => {
         );
       expect(refusal(TaskConfig, { ...PRODUCTION, ENABLE_SIMULATOR: 'false' })).toBeUndefined();
       expect(refusal(TaskConfig, { ENABLE_SIMULATOR: 'true' })).toBeUndefined();
+    });
+  });
+
+  describe('METRICS_TOKEN', () => {
+    it('is optional outside production, required in it', () => {
+      expect(refusal(MetricsConfig, {})).toBeUndefined();
+      expect(refusal(MetricsConfig, PRODUCTION)).toBe(
+        `Invalid configuration: METRICS_TOKEN is required in production (NODE_ENV=production): ${HINT} (not set)`,
+      );
+      expect(refusal(MetricsConfig, { ...PRODUCTION, METRICS_TOKEN: METRICS })).toBeUndefined();
+    });
+
+    it.each([
+      ['a placeholder', 'CHANGE-ME-prometheus-bearer-token', /is a published example/],
+      ['a short one', 'a8d7f6e5c4b3a291', /must be at least 32 characters/],
+      ['the admin token again', ADMIN, /must differ from ADMIN_TOKEN/],
+      ['the pepper again', PEPPER, /must differ from API_KEY_PEPPER/],
+    ])('%s: refused in production', (_, value, reason) => {
+      const line = refusal(MetricsConfig, {
+        ...PRODUCTION,
+        ADMIN_TOKEN: ADMIN,
+        API_KEY_PEPPER: PEPPER,
+        METRICS_TOKEN: value,
+      });
+      expect(line).toMatch(/^Invalid configuration: METRICS_TOKEN /);
+      expect(line).toMatch(reason);
+      expect(line).not.toContain(value);
     });
   });
 
