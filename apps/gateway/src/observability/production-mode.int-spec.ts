@@ -35,7 +35,7 @@ async function runGateway(entry: string, env: NodeJS.ProcessEnv): Promise<Exit |
     while (Date.now() < end) {
       const done = await Promise.race([
         exited,
-        new Promise<undefined>((resolve) => setTimeout(resolve, 200)),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
       ]);
       if (done) return done;
       try {
