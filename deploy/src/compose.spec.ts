@@ -281,6 +281,18 @@ describe('docker/compose.yml is safe to expose as shipped (decision 0127)', () =
   });
 });
 
+describe('the secrets of docker/.env', () => {
+  const lines = (file: string) =>
+    readFileSync(join(workspaceRoot, file), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+
+  it('never enter git or the image build context', () => {
+    expect(lines('.gitignore')).toEqual(expect.arrayContaining(['.env', '.env.*']));
+    expect(lines('.dockerignore')).toEqual(expect.arrayContaining(['**/.env', '**/.env.*']));
+  });
+});
+
 describe('docker/Dockerfile', () => {
   const dockerfile = readFileSync(join(workspaceRoot, 'docker/Dockerfile'), 'utf8');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
