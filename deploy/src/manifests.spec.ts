@@ -1,7 +1,10 @@
 // Tests poke at rendered YAML as loose data.
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-non-null-assertion */
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { ConfigError, loadConfig } from '@genhub/config';
+import { APP_PIECES } from './config-vars';
 import { schemaProblems } from './k8s-schema';
 import {
   deployRoot,
@@ -137,6 +140,48 @@ describe('rendered overlays', () => {
     for (const key of referencedKeys) expect(Object.keys(secret.stringData)).toContain(key);
   });
 
+  it('runs every app in production mode, and the production overlay says the simulator is off', () => {
+    for (const [name, objects] of rendered) {
+      const data = byKindName(objects, 'ConfigMap', 'genhub-config').data;
+      expect([name, data.NODE_ENV, data.ENABLE_SIMULATOR]).toEqual([name, 'production', 'false']);
+    }
+    const own = readYaml(join(deployRoot, 'overlays/production/config.yaml'))[0] as any;
+    expect(own.data.ENABLE_SIMULATOR).toBe('false');
+  });
+
+  it("the example Secret's secrets are refused by the apps, and it says how to generate each", () => {
+    const [secret] = readObjects(join(deployRoot, 'secret.example.yaml')) as any[];
+    const data = byKindName(production(), 'ConfigMap', 'genhub-config').data;
+    const generated = (key: string) => createHash('sha256').update(key).digest('hex');
+    const refusal = (env: Record<string, string>) => {
+      try {
+        for (const piece of APP_PIECES.gateway) loadConfig(piece, env);
+        return undefined;
+      } catch (error) {
+        if (error instanceof ConfigError) return error.message;
+        throw error;
+      }
+    };
+    const keys = ['ADMIN_TOKEN', 'API_KEY_PEPPER', 'METRICS_TOKEN', 'S3_SECRET_ACCESS_KEY'];
+    const base = {
+      ...data,
+      NODE_ENV: 'production',
+      PORT: '3000',
+      DATABASE_URL: 'postgres://from-the-secret/genhub',
+      REDIS_URL: 'redis://from-the-secret',
+      S3_ACCESS_KEY_ID: 'AKIAEXAMPLEKEYID',
+      ...Object.fromEntries(keys.map((key) => [key, generated(key)])),
+    };
+    expect(refusal(base)).toBeUndefined();
+    for (const key of keys)
+      expect(refusal({ ...base, [key]: secret.stringData[key] })).toMatch(
+        new RegExp(`^Invalid configuration: ${key} is a published example or placeholder`),
+      );
+    const text = readFileSync(join(deployRoot, 'secret.example.yaml'), 'utf8');
+    for (const key of ['ADMIN_TOKEN', 'API_KEY_PEPPER', 'METRICS_TOKEN'])
+      expect(text).toContain(`--from-literal=${key}="$(openssl rand -hex 32)"`);
+  });
+
   it('lists only files that exist in the base', () => {
     const base = join(deployRoot, 'base');
     const k = readYaml(join(base, 'kustomization.yaml'))[0] as { resources: string[] };
@@ -255,6 +300,30 @@ describe('the validation fails on broken manifests', () => {
     );
     expect(policyProblems(noUrl)).toEqual([
       'Deployment/genhub-task-worker: REDIS_URL is not taken from the Secret',
+    ]);
+  });
+
+  it('the simulator, development mode or a gateway without its metrics token fail the policy', () => {
+    const objects = production();
+    const data = byKindName(objects, 'ConfigMap', 'genhub-config').data;
+    data.ENABLE_SIMULATOR = 'true';
+    expect(policyProblems(objects)).toEqual([
+      'Deployment/genhub-gateway: Invalid configuration: ENABLE_SIMULATOR must be false in production (NODE_ENV=production): the simulator lets any account hold worker slots and choose refunded failures (got "true")',
+      'Deployment/genhub-task-worker: Invalid configuration: ENABLE_SIMULATOR must be false in production (NODE_ENV=production): the simulator lets any account hold worker slots and choose refunded failures (got "true")',
+    ]);
+    delete data.NODE_ENV;
+    expect(policyProblems(objects)).toContain(
+      'ConfigMap/genhub-config: NODE_ENV must be production (production mode, decision 0127)',
+    );
+    const tokenless = production();
+    const env = envOf(tokenless, 'gateway');
+    env.splice(
+      env.findIndex((e) => e.name === 'METRICS_TOKEN'),
+      1,
+    );
+    expect(policyProblems(tokenless)).toEqual([
+      'Deployment/genhub-gateway: Invalid configuration: METRICS_TOKEN is required in production (NODE_ENV=production): generate one with `openssl rand -hex 32` (not set)',
+      'Deployment/genhub-gateway: METRICS_TOKEN is not taken from the Secret',
     ]);
   });
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { knownSeriesNames } from '@genhub/observability';
-import { deployRoot } from './kustomize';
+import { APPS } from './config-vars';
+import { deployRoot, K8sObject, overlayDirs, renderKustomization } from './kustomize';
 
 const KEYWORDS = new Set([
   'and',
@@ -105,5 +106,121 @@ describe('Grafana dashboard (deploy/observability/grafana-dashboard.json)', () =
     const family = (name: string) => name.replace(/_(bucket|sum|count)$/, '');
     const shown = new Set(used.map(family));
     expect([...known].map(family).filter((f) => !shown.has(f))).toEqual([]);
+  });
+});
+
+interface Relabel {
+  source_labels?: string[];
+  separator?: string;
+  regex?: string;
+  action?: string;
+}
+interface ScrapeJob {
+  job_name: string;
+  authorization?: { type?: string; credentials_file?: string };
+  relabel_configs?: Relabel[];
+}
+interface PodTemplate {
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: { containers: { ports?: { name?: string }[] }[] };
+}
+
+const scrape = parse(
+  readFileSync(join(deployRoot, 'observability/prometheus-scrape.yml'), 'utf8'),
+) as { scrape_configs: ScrapeJob[] };
+
+const sanitize = (name: string) => name.replace(/[^a-zA-Z0-9_]/g, '_');
+
+/** The labels Prometheus's pod discovery gives each container port of a pod. */
+function podTargets(pod: PodTemplate): Record<string, string>[] {
+  const meta: Record<string, string> = {};
+  for (const [k, v] of Object.entries(pod.metadata.labels ?? {}))
+    meta[`__meta_kubernetes_pod_label_${sanitize(k)}`] = v;
+  for (const [k, v] of Object.entries(pod.metadata.annotations ?? {}))
+    meta[`__meta_kubernetes_pod_annotation_${sanitize(k)}`] = v;
+  return pod.spec.containers.flatMap((c) =>
+    (c.ports ?? []).map((port) => ({
+      ...meta,
+      __meta_kubernetes_pod_container_port_name: port.name ?? '',
+    })),
+  );
+}
+
+/** Whether a job's keep and drop rules keep a target (Prometheus anchors the regex). */
+function keeps(job: ScrapeJob, labels: Record<string, string>): boolean {
+  for (const rule of job.relabel_configs ?? []) {
+    if (rule.action !== 'keep' && rule.action !== 'drop') continue;
+    const value = (rule.source_labels ?? [])
+      .map((l) => labels[l] ?? '')
+      .join(rule.separator ?? ';');
+    const matches = new RegExp(`^(?:${rule.regex ?? '(.*)'})$`).test(value);
+    if (matches !== (rule.action === 'keep')) return false;
+  }
+  return true;
+}
+
+/**
+ * Every app is scraped by exactly one job; the gateway's (its /metrics shares
+ * the public port) with its bearer token, so no job scrapes it without one.
+ */
+function scrapeProblems(objects: K8sObject[], jobs: ScrapeJob[]): string[] {
+  const problems: string[] = [];
+  for (const app of APPS) {
+    const deployment = objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === `genhub-${app}`,
+    ) as unknown as { spec: { template: PodTemplate } };
+    const scrapers = jobs.filter((job) =>
+      podTargets(deployment.spec.template).some((target) => keeps(job, target)),
+    );
+    if (scrapers.length !== 1)
+      problems.push(`${app}: scraped by ${scrapers.map((j) => j.job_name).join(', ') || 'no job'}`);
+    if (app === 'gateway')
+      for (const job of scrapers)
+        if (job.authorization?.type !== 'Bearer' || !job.authorization.credentials_file)
+          problems.push(`gateway: ${job.job_name} scrapes it without its METRICS_TOKEN`);
+  }
+  return problems;
+}
+
+describe('Prometheus scrape jobs (deploy/observability/prometheus-scrape.yml)', () => {
+  const rendered = overlayDirs(deployRoot).map((dir) => renderKustomization(dir));
+
+  it('scrape every app of every overlay once, the gateway with its bearer token', () => {
+    for (const objects of rendered)
+      expect(scrapeProblems(objects, scrape.scrape_configs)).toEqual([]);
+    const gateway = scrape.scrape_configs.find((j) => j.job_name === 'genhub-gateway');
+    expect(gateway?.authorization).toEqual({
+      type: 'Bearer',
+      credentials_file: '/etc/prometheus/secrets/genhub-metrics/METRICS_TOKEN',
+    });
+  });
+
+  it('keep the labels the alerts select on', () => {
+    for (const job of scrape.scrape_configs)
+      expect(job.relabel_configs).toContainEqual({
+        action: 'labelmap',
+        regex: '__meta_kubernetes_pod_label_(.+)',
+      });
+    expect(
+      alerts.groups.flatMap((g) => g.rules).find((r) => r.alert === 'GenhubAppDown')?.expr,
+    ).toBe('up{app_kubernetes_io_name="genhub"} == 0');
+  });
+
+  it('the check catches a gateway scraped without its token', () => {
+    const objects = structuredClone(rendered[0]);
+    const gateway = objects.find(
+      (o) => o.metadata.name === 'genhub-gateway' && o.kind === 'Deployment',
+    ) as unknown as {
+      spec: { template: PodTemplate };
+    };
+    gateway.spec.template.metadata.annotations = { 'prometheus.io/scrape': 'true' };
+    expect(scrapeProblems(objects, scrape.scrape_configs)).toEqual([
+      'gateway: scraped by genhub-gateway, genhub-workers',
+      'gateway: genhub-workers scrapes it without its METRICS_TOKEN',
+    ]);
+    const tokenless = scrape.scrape_configs.map(({ authorization: _, ...job }) => job);
+    expect(scrapeProblems(rendered[0], tokenless)).toEqual([
+      'gateway: genhub-gateway scrapes it without its METRICS_TOKEN',
+    ]);
   });
 });

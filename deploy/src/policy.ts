@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ConfigError, loadConfig, RedisConfig, SENSITIVE_KEYS } from '@genhub/config';
-import { ALL_VARIABLES, APPS, variablesOfApp } from './config-vars';
+import { ALL_VARIABLES, APP_PIECES, APPS, variablesOfApp } from './config-vars';
 import type { K8sObject } from './kustomize';
 
 /* Typed views of the parts of objects the checks read. */
@@ -85,13 +86,49 @@ const find = (objects: K8sObject[], kind: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 /**
+ * The first refusal an app container would start with, besides its Redis
+ * settings (redisTopologyOf): the ConfigMap, then its own env, in production
+ * mode as the image runs it; a secret stands for itself as a generated value
+ * (a connection string where one is due), since the Secret is made out of band.
+ */
+function startupRefusal(
+  app: (typeof APPS)[number],
+  data: Record<string, string>,
+  container: Container,
+): string | undefined {
+  const env: Record<string, string> = { NODE_ENV: 'production', ...data };
+  for (const e of container.env ?? []) {
+    const key = e.valueFrom?.secretKeyRef?.key;
+    env[e.name] =
+      e.value ??
+      (e.name === 'DATABASE_URL'
+        ? 'postgres://from-the-secret/genhub'
+        : e.name === 'REDIS_URL'
+          ? 'redis://from-the-secret'
+          : createHash('sha256')
+              .update(key ?? e.name)
+              .digest('hex'));
+  }
+  try {
+    for (const piece of APP_PIECES[app]) if (piece !== RedisConfig) loadConfig(piece, env);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+}
+
+/**
  * What genhub requires of a rendered overlay beyond the schemas: every app
  * Deployment has /health liveness and /ready readiness probes, CPU and memory
  * requests AND limits, a grace period covering SHUTDOWN_GRACE_MS, a
  * PodDisruptionBudget selecting it, secrets only by reference and only known
  * config variables; the gateway has a CPU HPA; task-worker and
  * webhook-dispatcher have KEDA ScaledObjects on their queue lists; a migration
- * Job runs the gateway image's migrate command. Returns the problems found.
+ * Job runs the gateway image's migrate command; the ConfigMap says
+ * NODE_ENV=production and each app would start in production mode with it
+ * (no simulator, the gateway's secrets and METRICS_TOKEN from the Secret).
+ * Returns the problems found.
  */
 export function policyProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
@@ -107,6 +144,10 @@ export function policyProblems(objects: K8sObject[]): string[] {
   }
   if (!data.S3_ENDPOINT)
     problems.push(`ConfigMap/${CONFIG_NAME}: S3_ENDPOINT must be set (replicas share no disk)`);
+  if (data.NODE_ENV !== 'production')
+    problems.push(
+      `ConfigMap/${CONFIG_NAME}: NODE_ENV must be production (production mode, decision 0127)`,
+    );
   const graceMs = Number(data.SHUTDOWN_GRACE_MS ?? 25_000);
   const prefix = data.QUEUE_PREFIX ?? 'genhub';
 
@@ -190,11 +231,14 @@ export function policyProblems(objects: K8sObject[]): string[] {
     // The app's own refusals of its Redis settings (one topology, a hash tag on a cluster).
     const redis = redisTopologyOf(data, container);
     if ('refusal' in redis) problems.push(`${label}: ${redis.refusal}`);
+    // Every other refusal at start, in production mode (the simulator, a published secret…).
+    const refusal = startupRefusal(app, data, container);
+    if (refusal) problems.push(`${label}: ${refusal}`);
     for (const needed of [
       'DATABASE_URL',
       // Standalone: the URL (with its password) is a secret; Sentinel and Cluster name nodes.
       ...('kind' in redis && redis.kind === 'standalone' ? ['REDIS_URL'] : []),
-      ...(app === 'gateway' ? ['ADMIN_TOKEN', 'API_KEY_PEPPER'] : []),
+      ...(app === 'gateway' ? ['ADMIN_TOKEN', 'API_KEY_PEPPER', 'METRICS_TOKEN'] : []),
     ]) {
       if (
         !(container.env ?? []).some(

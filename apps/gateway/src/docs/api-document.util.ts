@@ -19,6 +19,8 @@ const DOCUMENT_ONLY_ENV: NodeJS.ProcessEnv = {
   // The admin routes are public interface (docs/interface.md, "Admin API"); they exist when a
   // token is set.
   ADMIN_TOKEN: 'openapi-document-only',
+  // Required by the gateway (no default); never used in preview mode.
+  API_KEY_PEPPER: 'openapi-document-only',
 };
 
 /**

@@ -5,7 +5,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigModule, SecurityConfig, StorageConfig } from '@genhub/config';
+import { ConfigModule, PepperConfig, SecurityConfig, StorageConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
 import { OBJECT_STORAGE, ObjectStorage, StorageModule } from '@genhub/storage';
 
@@ -29,8 +29,12 @@ export async function createStorageTestApp(options: {
   const moduleRef = await Test.createTestingModule({
     imports: [
       ConfigModule.forRoot({
-        pieces: [StorageConfig, SecurityConfig],
-        env: { STORAGE_DIR: join(dir, 'objects'), PUBLIC_BASE_URL: 'http://127.0.0.1:3000' },
+        pieces: [StorageConfig, SecurityConfig, PepperConfig],
+        env: {
+          STORAGE_DIR: join(dir, 'objects'),
+          PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+          API_KEY_PEPPER: 'storage-test-app-pepper',
+        },
       }),
       TestObservability,
       StorageModule.forRoot(),

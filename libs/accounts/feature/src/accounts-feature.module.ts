@@ -36,7 +36,7 @@ const USE_CASES = [
 
 /**
  * Authentication and the admin use-cases. Needs the global ConfigModule
- * (SecurityConfig, AdminConfig), DatabaseModule and QueueModule (PubSubService).
+ * (PepperConfig, AdminConfig), DatabaseModule and QueueModule (PubSubService).
  */
 @Module({})
 export class AccountsFeatureModule {

@@ -8,6 +8,9 @@ import {
   LedgerAuditConfig,
   ListenConfig,
   LogConfig,
+  MetricsConfig,
+  ModeConfig,
+  PepperConfig,
   ProvidersConfig,
   RedisConfig,
   SecurityConfig,
@@ -31,8 +34,9 @@ export interface ServiceDefinition {
   readonly defaults: Readonly<Record<string, string>>;
 }
 
-/** Every app listens, logs, shuts down, and reaches PostgreSQL and Redis. */
+/** Every app runs in a mode (production or not), listens, logs, shuts down, and reaches PostgreSQL and Redis. */
 const EVERY_APP: readonly ConfigPiece[] = [
+  ModeConfig,
   HttpConfig,
   ListenConfig,
   LogConfig,
@@ -50,6 +54,9 @@ export const SERVICES = {
   gateway: {
     pieces: [
       ...EVERY_APP,
+      // Hashes API keys and signs tokens; its /metrics shares the public port.
+      PepperConfig,
+      MetricsConfig,
       StorageConfig,
       AdminConfig,
       CorsConfig,

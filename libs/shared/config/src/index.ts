@@ -4,3 +4,4 @@ export * from './env.decorator';
 export * from './load-config.util';
 export * from './signed-token.util';
 export * from './redis.config';
+export * from './production-mode.util';

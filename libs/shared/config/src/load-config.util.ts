@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { SENSITIVE_KEYS } from './pieces.config';
+import { isProduction, productionDefaultsOf, productionRulesOf } from './production-mode.util';
 
 export type ConfigClass<T = object> = new () => T;
 
@@ -36,7 +37,9 @@ function describe(error: ValidationError, raw: Record<string, string | undefined
 
 /**
  * Validates one configuration piece against the environment. Defaults come
- * from the class's property initialisers, then from `defaults`.
+ * from the class's property initialisers, then from `defaults`, then (in
+ * production mode) from the piece's production defaults. In production mode
+ * the piece's production rules run after its validation (decision 0127).
  * Throws ConfigError naming the first bad variable.
  */
 export function loadConfig<T extends object>(
@@ -44,12 +47,21 @@ export function loadConfig<T extends object>(
   env: Record<string, string | undefined>,
   defaults: Record<string, string> = {},
 ): T {
-  const raw: Record<string, string | undefined> = { ...defaults };
+  const production = isProduction(env);
+  const raw: Record<string, string | undefined> = {
+    ...defaults,
+    ...(production ? productionDefaultsOf(cls) : {}),
+  };
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') raw[k] = v;
   const instance = plainToInstance(cls, raw, { exposeDefaultValues: true });
   // Keep only the piece's own keys so unrelated variables never leak in.
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) throw describe(errors[0], raw);
+  if (production)
+    for (const { property, rule } of productionRulesOf(cls)) {
+      const reason = rule((instance as Record<string, unknown>)[property], instance, raw);
+      if (reason) throw new ConfigError(property, reason);
+    }
   if ((cls as { keepsEnvironment?: boolean }).keepsEnvironment)
     Object.defineProperty(instance, 'environment', {
       value: Object.freeze({ ...raw }),

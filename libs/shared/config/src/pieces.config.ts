@@ -17,6 +17,13 @@ import {
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator';
+import {
+  GENERATE_SECRET,
+  InProduction,
+  PRODUCTION_MODE,
+  ProductionDefault,
+  secret,
+} from './production-mode.util';
 
 /** Keys a piece marks sensitive are never printed (config dumps, error lines). */
 export const SENSITIVE_KEYS = new Set([
@@ -27,6 +34,7 @@ export const SENSITIVE_KEYS = new Set([
   'S3_SECRET_ACCESS_KEY',
   'ADMIN_TOKEN',
   'API_KEY_PEPPER',
+  'METRICS_TOKEN',
 ]);
 
 const URL_OPTS = { require_tld: false, require_protocol: true } as const;
@@ -94,9 +102,18 @@ export class StorageConfig {
   @IsString()
   S3_ACCESS_KEY_ID?: string;
 
+  /** In production: not a known value, and set whenever S3_ACCESS_KEY_ID is (decision 0127). */
   @EmptyAsUnset()
   @IsOptional()
   @IsString()
+  @InProduction(
+    secret({
+      // Issued by the storage provider in its own format (AWS 40 characters, Backblaze B2 31).
+      minLength: 24,
+      required: (c) => (c as StorageConfig).usesS3 && !!(c as StorageConfig).S3_ACCESS_KEY_ID,
+      hint: 'use the key your storage provider issued (MinIO: the root password or a user secret made with `openssl rand -hex 32`)',
+    }),
+  )
   S3_SECRET_ACCESS_KEY?: string;
 
   @ToBool()
@@ -134,11 +151,12 @@ export class StorageConfig {
 }
 
 export class AdminConfig {
-  /** Unset: the admin API answers 404 everywhere. */
+  /** Unset: the admin API answers 404 everywhere. In production: required, 32+ characters, not a known value. */
   @EmptyAsUnset()
   @IsOptional()
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
+  @InProduction(secret({ minLength: 32, distinctFrom: ['API_KEY_PEPPER'] }))
   ADMIN_TOKEN?: string;
 }
 
@@ -179,12 +197,6 @@ export class ConsoleConfig {
 }
 
 export class SecurityConfig {
-  /** Key of the API-key hash (HMAC-SHA256). Changing it invalidates every key. */
-  @EmptyAsUnset()
-  @IsString()
-  @MinLength(16)
-  API_KEY_PEPPER = 'genhub-default-pepper-change-me';
-
   @ToBool()
   @IsBoolean()
   ALLOW_PRIVATE_NETWORK_URLS = false;
@@ -203,8 +215,18 @@ export class TaskConfig {
   @Max(1000)
   TASK_CONCURRENCY = 50;
 
+  /**
+   * The simulator lets any account hold a worker slot for up to 10 minutes and
+   * choose a failure (refunded): off by default in production, refused there (decision 0127).
+   */
   @ToBool()
   @IsBoolean()
+  @ProductionDefault('false')
+  @InProduction((enabled) =>
+    enabled === true
+      ? `must be false in production (${PRODUCTION_MODE}): the simulator lets any account hold worker slots and choose refunded failures (got "true")`
+      : undefined,
+  )
   ENABLE_SIMULATOR = true;
 
   /** The offline generators of the `local` provider (image, speech, video). */
@@ -362,4 +384,46 @@ export class ChatConfig {
   @ToBool()
   @IsBoolean()
   ENABLE_LOCAL_CHAT = true;
+}
+
+/**
+ * The mode the apps run in: `production` (the Docker image and the Kubernetes
+ * manifests set it) turns on the production rules and defaults of every piece
+ * an app loads (decision 0127); anything else, or unset, is development.
+ */
+export class ModeConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+}
+
+/**
+ * The deployment's secret: the key of the API-key hash (HMAC-SHA256) and of
+ * the signed tokens (direct uploads, event streams). No default: `npm start`
+ * generates one into `.data/secrets.json`. Changing it invalidates every API key.
+ * Only the apps that hash keys or sign tokens load it (the gateway, the admin CLI).
+ */
+export class PepperConfig {
+  @EmptyAsUnset()
+  // Environment values are strings: only an unset one fails this.
+  @IsString({ message: `is required (no default): ${GENERATE_SECRET}` })
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @InProduction(secret({ minLength: 32 }))
+  API_KEY_PEPPER!: string;
+}
+
+/**
+ * The bearer token of the gateway's `/metrics` (it shares the public port).
+ * Set: a scrape needs `Authorization: Bearer <METRICS_TOKEN>`; unset: open.
+ * Required in production. The workers' `/metrics` is on their private
+ * management port and stays open (decision 0127).
+ */
+export class MetricsConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @InProduction(secret({ minLength: 32, distinctFrom: ['ADMIN_TOKEN', 'API_KEY_PEPPER'] }))
+  METRICS_TOKEN?: string;
 }

@@ -6,6 +6,8 @@ import {
   ConfigModule,
   DatabaseConfig,
   HttpConfig,
+  ModeConfig,
+  PepperConfig,
   RedisConfig,
   SecurityConfig,
 } from '@genhub/config';
@@ -34,7 +36,15 @@ export class AdminCliModule {
       module: AdminCliModule,
       imports: [
         ConfigModule.forRoot({
-          pieces: [HttpConfig, DatabaseConfig, RedisConfig, SecurityConfig, AdminConfig],
+          pieces: [
+            ModeConfig,
+            HttpConfig,
+            DatabaseConfig,
+            RedisConfig,
+            SecurityConfig,
+            PepperConfig,
+            AdminConfig,
+          ],
           env,
           defaults: { PORT: '3000' },
         }),

@@ -4,7 +4,7 @@ import {
   hashApiKey,
   KeyCredential,
 } from '@genhub/accounts-data-access';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { APP_ERRORS, AppException } from '@genhub/errors';
 import { PubSubService } from '@genhub/queue';
 import { ApiKeyAuthenticator, AUTH_RESUBSCRIBE_MS } from './api-key-authenticator.service';
@@ -54,7 +54,7 @@ async function setup(credentials: Record<string, KeyCredential>, subscribeFailur
       throw new Error(`unexpected call ApiKeyRepository.${String(prop)}`);
     },
   }) as ApiKeyRepository;
-  const security = Object.assign(new SecurityConfig(), { API_KEY_PEPPER: PEPPER });
+  const security = Object.assign(new PepperConfig(), { API_KEY_PEPPER: PEPPER });
   const redis = fakePubSub();
   redis.state.subscribeFailures = subscribeFailures;
   const changes = new AuthChangesPublisher(redis.pubsub);

@@ -6,7 +6,7 @@ import {
   LAST_USED_RESOLUTION_SECONDS,
   looksLikeApiKey,
 } from '@genhub/accounts-data-access';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { Channel, PubSubService } from '@genhub/queue';
 import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.util';
@@ -40,7 +40,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly security: SecurityConfig,
+    private readonly security: PepperConfig,
     private readonly pubsub: PubSubService,
     changes: AuthChangesPublisher,
   ) {

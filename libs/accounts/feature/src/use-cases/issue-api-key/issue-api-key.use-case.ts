@@ -6,7 +6,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '@genhub/accounts-data-access';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 
 export interface IssuedApiKey {
@@ -21,7 +21,7 @@ export class IssueApiKeyUseCase {
   constructor(
     private readonly accounts: AccountRepository,
     private readonly keys: ApiKeyRepository,
-    private readonly security: SecurityConfig,
+    private readonly security: PepperConfig,
   ) {}
 
   async execute(input: { accountId: string; name?: string | null }): Promise<IssuedApiKey> {

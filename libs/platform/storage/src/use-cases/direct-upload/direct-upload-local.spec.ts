@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { AppException } from '@genhub/errors';
 import { LocalDiskStorage } from '../../drivers/local-disk-storage.adapter';
 import { IssueUploadTicketUseCase } from './issue-upload-ticket.use-case';
@@ -19,7 +19,7 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-const security = Object.assign(new SecurityConfig(), {
+const security = Object.assign(new PepperConfig(), {
   API_KEY_PEPPER: 'local-direct-upload-pepper',
 });
 

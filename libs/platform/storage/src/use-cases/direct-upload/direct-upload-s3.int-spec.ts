@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const S3rver = require('s3rver');
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { S3Storage } from '../../drivers/s3-storage.adapter';
 import { MediaFetcher, MediaFetchError } from '../../media/media-fetcher.util';
 import { InMemoryUploadQuota } from '../testing/in-memory-upload-quota';
@@ -104,7 +104,7 @@ describe('direct uploads to S3 (s3rver)', () => {
     });
     tickets = new IssueUploadTicketUseCase(
       storage,
-      Object.assign(new SecurityConfig(), { API_KEY_PEPPER: 'direct-upload-test-pepper' }),
+      Object.assign(new PepperConfig(), { API_KEY_PEPPER: 'direct-upload-test-pepper' }),
       new InMemoryUploadQuota(),
     );
     fetcher = new MediaFetcher({ storage, allowPrivateNetwork: true });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { formatLimit, kindLabel, MEDIA_LIMITS } from '../../media/media-formats.util';
 import { OBJECT_STORAGE, ObjectStorage } from '../../object-storage.types';
@@ -43,7 +43,7 @@ export interface UploadTicketAnswer {
 export class IssueUploadTicketUseCase {
   constructor(
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
-    private readonly security: SecurityConfig,
+    private readonly security: PepperConfig,
     @Inject(UPLOAD_QUOTA) private readonly quota: UploadQuota,
   ) {}
 

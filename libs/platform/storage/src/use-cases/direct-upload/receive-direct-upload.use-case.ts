@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { SecurityConfig } from '@genhub/config';
+import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { SNIFF_BYTES, sniffMediaFormat } from '../../media/media-formats.util';
 import { peekStream } from '../../media/peek-stream.util';
@@ -35,7 +35,7 @@ const invalid = (message: string, field: string) =>
 export class ReceiveDirectUploadUseCase {
   constructor(
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
-    private readonly security: SecurityConfig,
+    private readonly security: PepperConfig,
     @Inject(UPLOAD_QUOTA) private readonly quota: UploadQuota,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { readToken, SecurityConfig, signToken } from '@genhub/config';
+import { readToken, PepperConfig, signToken } from '@genhub/config';
 import { AppException } from '@genhub/errors';
 
 /** How long an event-stream token opens its stream (an open stream lasts until the task ends). */
@@ -33,7 +33,7 @@ export interface EventsTokenHolder {
  */
 @Injectable()
 export class EventsTokens {
-  constructor(private readonly security: SecurityConfig) {}
+  constructor(private readonly security: PepperConfig) {}
 
   issue(
     holder: EventsTokenHolder,
