@@ -9,6 +9,7 @@ import {
   ListenConfig,
   LogConfig,
   ProvidersConfig,
+  ProxyConfig,
   RedisConfig,
   SecurityConfig,
   ShutdownConfig,
@@ -39,6 +40,8 @@ const EVERY_APP: readonly ConfigPiece[] = [
   DatabaseConfig,
   RedisConfig,
   SecurityConfig,
+  // Whose X-Forwarded-* headers each app's HTTP server believes (bootstrapService).
+  ProxyConfig,
 ];
 
 /**
