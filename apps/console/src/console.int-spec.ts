@@ -24,6 +24,15 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
   let apiKey: string;
   const shots = join(workspaceRoot, 'dist', 'console-screenshots');
 
+  /** Every Content-Security-Policy violation any console page reports (decision 0128). */
+  const violations: string[] = [];
+  function watchPolicy(on: Page): Page {
+    on.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    return on;
+  }
+
   beforeAll(async () => {
     const out = join(workspaceRoot, 'dist', `test-console-${process.pid}`);
     execFileSync('node', ['tools/console/build-console.mjs', '--out', out], {
@@ -33,7 +42,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     platform = await startLocalPlatform('console', { CONSOLE_DIR: out });
     apiKey = await platform.accountWithKey(10);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page = watchPolicy(await browser.newPage({ viewport: { width: 1200, height: 900 } }));
   }, 180_000);
 
   /** Saves the screen and expects no serious accessibility violation on it. */
@@ -75,7 +84,11 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
   });
 
   it('refuses a wrong key with the catalogue’s message, then signs in', async () => {
-    await page.goto(`${platform.gateway}/console`);
+    const answer = await page.goto(`${platform.gateway}/console`);
+    // A strict policy: scripts and styles of its own only, and it may not be framed.
+    expect(answer?.headers()['content-security-policy']).toMatch(
+      /^default-src 'none';.*frame-ancestors 'none';.*script-src 'self'; style-src 'self';/,
+    );
     await page.getByLabel('API key').fill('gh_not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('Invalid or revoked API key').waitFor();
@@ -242,7 +255,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     const operatorContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const userContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
-      const op = await operatorContext.newPage();
+      const op = watchPolicy(await operatorContext.newPage());
       await op.goto(`${platform.gateway}/console/#operator`);
       await op.getByLabel('Admin token').fill('not-the-token');
       await op.getByRole('button', { name: 'Sign in' }).click();
@@ -282,7 +295,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       await op.setViewportSize({ width: 1200, height: 900 });
 
       // The new key's holder signs in and runs a task.
-      const user = await userContext.newPage();
+      const user = watchPolicy(await userContext.newPage());
       await user.goto(`${platform.gateway}/console/`);
       await user.getByLabel('API key').fill(key);
       await user.getByRole('button', { name: 'Sign in' }).click();
@@ -354,7 +367,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
   }, 30_000);
 
   it('paints the playground quickly (first contentful paint printed, not asserted)', async () => {
-    const fresh = await browser.newPage();
+    const fresh = watchPolicy(await browser.newPage());
     await fresh.goto(`${platform.gateway}/console/`);
     await fresh.evaluate((key) => sessionStorage.setItem('genhub.apiKey', key), apiKey);
     const started = Date.now();
@@ -378,4 +391,8 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     process.stdout.write(`${line}\n`);
     await fresh.close();
   }, 30_000);
+
+  it('ran every page above under its Content-Security-Policy without a single violation', () => {
+    expect(violations).toEqual([]);
+  });
 });

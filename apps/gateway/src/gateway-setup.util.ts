@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
-import { HttpConfig, loadConfig } from '@genhub/config';
+import { HttpConfig, loadConfig, StorageConfig } from '@genhub/config';
 import { installApiClientMetrics, MetricsService } from '@genhub/observability';
 import { registerQueueBoard } from './admin/queue-board.plugin';
 import { registerMultipart } from './files/multipart.plugin';
@@ -16,6 +16,7 @@ import { registerCors } from './transport/cors.plugin';
 import { registerJsonBodyParser } from './transport/json-body.parser';
 import { registerMediaBodyParser } from './transport/media-body.parser';
 import { installStorableUrlCheck } from './transport/storable-url.hook';
+import { SecurityHeaders } from './transport/security-headers.util';
 import { installUnreadBodyPolicy } from './transport/unread-body.hook';
 
 /**
@@ -41,9 +42,12 @@ export async function configureGateway(app: NestFastifyApplication): Promise<voi
   await registerMultipart(app);
   await registerCors(app);
 
-  // Every answer names its request id, so a 500 can be found in the logs.
+  // Every answer names its request id, so a 500 can be found in the logs, and
+  // carries the security headers of its surface (console, docs, API; decision 0128).
+  const securityHeaders = new SecurityHeaders(app.get(StorageConfig));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    securityHeaders.apply(request, reply);
     done();
   });
   installUnreadBodyPolicy(fastify);

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
+
+let axeSource: string | undefined;
 
 /**
  * The page's serious and critical accessibility violations by axe-core (run
@@ -9,7 +12,10 @@ import type { Page } from 'playwright-core';
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
   // The callbacks run in the page: `globalThis` is its window (this lib has no DOM types).
   if (!(await page.evaluate(() => 'axe' in globalThis))) {
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    // Evaluated through the DevTools protocol, not as a <script>: a page's
+    // Content-Security-Policy (the console's forbids inline scripts) does not apply.
+    axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await page.evaluate(axeSource);
   }
   const results = await page.evaluate(
     () =>

@@ -2,7 +2,7 @@
 export function outputKind(url: string): 'image' | 'audio' | 'video' | 'text' | 'file' {
   const extension = new URL(url).pathname.split('.').pop()?.toLowerCase() ?? '';
   if (['png', 'jpg', 'jpeg', 'webp', 'gif'].includes(extension)) return 'image';
-  if (['mp3', 'wav', 'flac', 'ogg', 'm4a'].includes(extension)) return 'audio';
+  if (['mp3', 'wav', 'flac', 'ogg', 'm4a', 'aac'].includes(extension)) return 'audio';
   if (['mp4', 'webm', 'mov'].includes(extension)) return 'video';
   if (['txt', 'json', 'srt', 'vtt'].includes(extension)) return 'text';
   return 'file';

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createStorageTestApp, StorageTestApp } from '../test/storage-test-app.util';
 import { CdnController } from './cdn.controller';
 
@@ -12,13 +14,15 @@ describe('GET /cdn/*', () => {
   });
   afterAll(() => t.close());
 
-  it('serves the object with type, length and long cache headers', async () => {
+  it('serves the object with type, length and short cache headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/cdn/${key}` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['content-length']).toBe('20');
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-disposition']).toBeUndefined();
     expect(res.headers['etag']).toBeDefined();
     expect(res.headers['last-modified']).toBeDefined();
     expect(res.rawPayload.equals(body)).toBe(true);
@@ -90,5 +94,70 @@ describe('GET /cdn/*', () => {
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ code: 404, message: 'Not found', data: null });
+  });
+
+  /** An object as an earlier release (or another writer) left it on disk: bytes and their declared type. */
+  async function storedAsIs(objectKey: string, bytes: string, contentType: string) {
+    const root = join(t.dir, 'objects');
+    const file = join(root, objectKey);
+    const sidecar = join(root, '.meta', `${objectKey}.json`);
+    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(sidecar), { recursive: true });
+    await writeFile(file, bytes);
+    await writeFile(sidecar, JSON.stringify({ contentType }));
+  }
+
+  it.each([
+    ['text/html', 'page.html'],
+    ['text/html; charset=utf-8', 'page.htm'],
+    ['image/svg+xml', 'drawing.svg'],
+    ['application/xhtml+xml', 'page.xhtml'],
+    ['text/javascript', 'script.js'],
+    ['application/json', 'data.json'],
+  ])(
+    'serves an object stored as %s as a sandboxed download, never inline on this origin',
+    async (contentType, name) => {
+      const objectKey = `outputs/acct/task/${name}`;
+      await storedAsIs(objectKey, '<script>alert(document.domain)</script>', contentType);
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await t.app.inject({ method, url: `/cdn/${objectKey}` });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('application/octet-stream');
+        expect(res.headers['content-disposition']).toBe('attachment');
+        expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+      }
+    },
+  );
+
+  it.each([
+    ['image/png', 'image/png'],
+    ['audio/wav', 'audio/wav'],
+    ['video/mp4', 'video/mp4'],
+    ['text/plain', 'text/plain; charset=utf-8'],
+  ])('serves %s inline (sandboxed, nosniff) as %s', async (stored, served) => {
+    const objectKey = `outputs/acct/task/inline-${stored.replace('/', '-')}`;
+    await storedAsIs(objectKey, 'bytes', stored);
+    const res = await t.app.inject({ method: 'GET', url: `/cdn/${objectKey}` });
+    expect(res.headers['content-type']).toBe(served);
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.headers['content-security-policy']).toBe('sandbox');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('keeps outputs and uploads cacheable five minutes only: a deleted one stops being served', async () => {
+    const output = 'outputs/acct/task-1/0-r1.png';
+    await t.storage.put(output, body, { contentType: 'image/png' });
+    for (const url of [`/cdn/${output}`, `/cdn/${key}`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect({ url, cache: res.headers['cache-control'] }).toEqual({
+        url,
+        cache: 'public, max-age=300',
+      });
+    }
+    await t.storage.delete([output]);
+    const gone = await t.app.inject({ method: 'GET', url: `/cdn/${output}` });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['cache-control']).toBe('no-store');
   });
 });

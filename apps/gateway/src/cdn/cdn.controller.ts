@@ -2,15 +2,26 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OBJECT_STORAGE, ObjectStorage, isValidObjectKey, parseByteRange } from '@genhub/storage';
+import {
+  DOWNLOAD_CONTENT_TYPE,
+  OBJECT_CACHE_CONTROL,
+  OBJECT_STORAGE,
+  ObjectStorage,
+  inlineContentType,
+  isValidObjectKey,
+  parseByteRange,
+} from '@genhub/storage';
 
-const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const NOT_FOUND = { code: 404, message: 'Not found', data: null };
 
 /**
  * `/cdn/{key}`: serves stored objects (the embedded default CDN_URL points
- * here). Objects are immutable (every key holds a fresh uuid), so they are
- * cached for a year; single byte ranges are honoured (206/416).
+ * here), on the gateway's origin — the console's. Only recognised media types
+ * and plain text are served inline; any other stored type (an old object, an
+ * upstream's HTML) is an `application/octet-stream` attachment in a CSP
+ * sandbox, always with nosniff (decision 0128). Cached five minutes: a deleted
+ * output or an expired upload must stop being served (404 here at once).
+ * Single byte ranges are honoured (206/416).
  */
 // Not public interface: kept out of the OpenAPI document.
 @ApiExcludeController()
@@ -32,12 +43,16 @@ export class CdnController {
       return;
     }
     const etag = `"${object.size.toString(16)}-${(object.lastModified?.getTime() ?? 0).toString(16)}"`;
+    const inline = inlineContentType(object.contentType);
     reply
-      .header('content-type', object.contentType)
-      .header('cache-control', CACHE_CONTROL)
+      .header('content-type', inline ?? DOWNLOAD_CONTENT_TYPE)
+      .header('cache-control', OBJECT_CACHE_CONTROL)
       .header('accept-ranges', 'bytes')
       .header('etag', etag)
-      .header('x-content-type-options', 'nosniff');
+      .header('x-content-type-options', 'nosniff')
+      // A file opened on its own (a text output in the console's frame) runs nothing.
+      .header('content-security-policy', inline ? 'sandbox' : "default-src 'none'; sandbox");
+    if (!inline) reply.header('content-disposition', 'attachment');
     if (object.lastModified) reply.header('last-modified', object.lastModified.toUTCString());
 
     if (req.headers['if-none-match'] === etag) {

@@ -113,6 +113,25 @@ describe('gateway error shapes (in-process gateway, PostgreSQL + Redis)', () => 
     }
   });
 
+  it('a 500 on a URL carrying a token or ticket logs the URL with [redacted] in their place', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const response = await call(
+        `${gw.url}/api/v3/test/boom?token=ev1.secret-stream-token&x=1&ticket=secret-ticket`,
+      );
+      expect(response.status).toBe(500);
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({
+          url: '/api/v3/test/boom?token=[redacted]&x=1&ticket=[redacted]',
+        }),
+        expect.any(String),
+      );
+      expect(JSON.stringify(logged.mock.calls)).not.toMatch(/secret-stream-token|secret-ticket/);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('malformed JSON, wrong content type, oversized body: 400/413 with clear messages', async () => {
     const malformed = await call(`${gw.url}/v1/test/echo`, {
       method: 'POST',

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { withoutUrlSecrets } from '@genhub/observability';
 import { errorBody, httpStatus } from './error-bodies.util';
 import { responseFamily } from './response-family.util';
 import { toAppException } from './to-app-exception.util';
@@ -27,7 +28,13 @@ export class GatewayExceptionFilter implements ExceptionFilter {
     let error = toAppException(exception, this.http.BODY_LIMIT_BYTES);
     if (!error) {
       this.logger.error(
-        { err: exception, request_id: request.id, method: request.method, url: request.url },
+        {
+          err: exception,
+          request_id: request.id,
+          method: request.method,
+          // As the request line writes it: no event-stream token or upload ticket (decision 0128).
+          url: withoutUrlSecrets(request.url),
+        },
         `unexpected error (request ${request.id})`,
       );
       error = new AppException(AppErrorCode.Internal);

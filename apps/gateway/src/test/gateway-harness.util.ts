@@ -9,7 +9,7 @@ import {
   insufficientBalanceMessage,
   unknownProviderMessage,
 } from '@genhub/errors';
-import { requestId } from '@genhub/observability';
+import { serviceFastifyOptions } from '@genhub/observability';
 import { AppModule } from '../app.module';
 import { configureGateway, gatewayFastifyOptions } from '../gateway-setup.util';
 
@@ -95,7 +95,10 @@ export async function createGateway(
   @Module({ imports: [AppModule.forRoot(env)], controllers: [FailuresController] })
   class TestGatewayModule {}
 
-  const adapter = new FastifyAdapter({ ...gatewayFastifyOptions(env), genReqId: requestId });
+  const adapter = new FastifyAdapter({
+    ...gatewayFastifyOptions(env),
+    ...serviceFastifyOptions(env),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     options.testRoutes === false ? AppModule.forRoot(env) : TestGatewayModule,
     adapter,

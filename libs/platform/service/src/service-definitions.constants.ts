@@ -12,6 +12,7 @@ import {
   ModeConfig,
   PepperConfig,
   ProvidersConfig,
+  ProxyConfig,
   RedisConfig,
   SecurityConfig,
   ShutdownConfig,
@@ -44,6 +45,8 @@ const EVERY_APP: readonly ConfigPiece[] = [
   DatabaseConfig,
   RedisConfig,
   SecurityConfig,
+  // Whose X-Forwarded-* headers each app's HTTP server believes (bootstrapService).
+  ProxyConfig,
 ];
 
 /**

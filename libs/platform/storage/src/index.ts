@@ -10,6 +10,7 @@ export { SizeLimitStream } from './util/size-limit.util';
 export { parseByteRange } from './util/http-range.util';
 export * from './drivers/s3-storage.adapter';
 export * from './media/media-formats.util';
+export * from './media/served-content.util';
 export { peekStream } from './media/peek-stream.util';
 export * from './use-cases/upload-file/upload-file.use-case';
 export * from './use-cases/upload-quota.port';

@@ -55,6 +55,7 @@ export interface PresignPutOptions {
 export interface PutOptions {
   contentType: string;
   maxBytes?: number;
+  /** Default OBJECT_CACHE_CONTROL (five minutes: deleted files must stop being served). */
   cacheControl?: string;
 }
 

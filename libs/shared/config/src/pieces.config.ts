@@ -15,6 +15,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator';
 import {
@@ -426,4 +427,64 @@ export class MetricsConfig {
   @MinLength(16, { message: 'must be at least 16 characters' })
   @InProduction(secret({ minLength: 32, distinctFrom: ['ADMIN_TOKEN', 'API_KEY_PEPPER'] }))
   METRICS_TOKEN?: string;
+}
+
+/** Names proxy-addr (Fastify's trustProxy) understands for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: `false` (unset, `false`,
+ * `0`), a hop count (`1`–`10`), or a list of proxy addresses / CIDRs (or the
+ * names loopback, linklocal, uniquelocal). Undefined when it is none of these;
+ * `true` (trust any client) is refused on purpose.
+ */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops >= 1 && hops <= 10 ? hops : undefined;
+  }
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return entries.length > 0 && entries.every(isProxyAddress) ? entries : undefined;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers' `X-Forwarded-*` headers are believed (decision 0128). Off by
+ * default: `request.protocol`, `request.host` and `request.ip` are the
+ * connection's own, so no client chooses the scheme or host of the links in
+ * answers. Behind a reverse proxy or load balancer, list its addresses (or
+ * give the number of proxy hops).
+ */
+export class ProxyConfig {
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && parseTrustProxy(value) !== undefined,
+      defaultMessage: () =>
+        'must be false, a hop count from 1 to 10, or comma-separated proxy addresses or CIDRs (10.0.0.0/8, loopback)',
+    },
+  })
+  TRUST_PROXY?: string;
+
+  /** The value of Fastify's `trustProxy` option. */
+  get trustProxy(): false | number | string[] {
+    return parseTrustProxy(this.TRUST_PROXY) ?? false;
+  }
 }

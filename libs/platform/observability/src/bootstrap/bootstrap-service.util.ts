@@ -3,7 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { ConfigError, HttpConfig, ListenConfig, ShutdownConfig } from '@genhub/config';
+import {
+  ConfigError,
+  HttpConfig,
+  ListenConfig,
+  loadConfig,
+  ProxyConfig,
+  ShutdownConfig,
+} from '@genhub/config';
 import { HttpMetrics } from '../metrics/http-metrics.util';
 import { MetricsService } from '../metrics/metrics.service';
 import { requestId } from '../logging/logger-options.config';
@@ -50,7 +57,10 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
   let fastifyOptions: FastifyServerOptions = {};
   try {
     rootModule = options.module(options.env);
-    fastifyOptions = options.fastifyOptions?.(options.env) ?? {};
+    fastifyOptions = {
+      ...options.fastifyOptions?.(options.env),
+      ...serviceFastifyOptions(options.env),
+    };
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${options.service}: ${error.message}\n`);
@@ -59,12 +69,7 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
     throw error;
   }
 
-  const adapter = new FastifyAdapter({
-    ...fastifyOptions,
-    trustProxy: true,
-    return503OnClosing: true,
-    genReqId: requestId,
-  });
+  const adapter = new FastifyAdapter(fastifyOptions);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     abortOnError: false,
@@ -104,6 +109,20 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
   await app.listen(PORT, app.get(ListenConfig).HOST);
   logger.log(`${options.service} listening on port ${PORT}`);
   return app;
+}
+
+/**
+ * The Fastify options every app's server gets: X-Forwarded-* believed only
+ * from the proxies TRUST_PROXY names (off by default, decision 0128), 503
+ * while closing, and request ids from `x-request-id`. Throws ConfigError on a
+ * bad TRUST_PROXY. The gateway's tests build their server with it too.
+ */
+export function serviceFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOptions {
+  return {
+    trustProxy: loadConfig(ProxyConfig, env).trustProxy,
+    return503OnClosing: true,
+    genReqId: requestId,
+  };
 }
 
 export { ConfigError };

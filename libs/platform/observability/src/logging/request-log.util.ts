@@ -2,12 +2,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { routeFamily } from '../metrics/route-family.util';
 
-/** Query parameters that carry a signed credential (event-stream tokens, upload tickets). */
-const URL_SECRET = /([?&](?:token|ticket)=)[^&#]*/gi;
+/**
+ * Query parameters that carry a credential: ours (event-stream `token`,
+ * upload `ticket`), the usual key and token names, and presigned-URL
+ * signatures (S3's `X-Amz-*`, `Signature`, `sig`). Matched in a URL, in a text
+ * that quotes one, and percent-encoded inside another URL's query (a webhook
+ * URL passed as `?webhook=`): the value runs to the next `&` or `#`.
+ */
+const URL_SECRET =
+  /((?:[?&]|%3F|%26)(?:token|ticket|key|api_?key|access_token|secret|password|signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token)(?:=|%3D))[^&#\s"'<>]*/gi;
 
-/** The URL as logged: signed credentials in its query are replaced by `[redacted]`. */
+/**
+ * A URL (or any text quoting one) as logged: credentials in query parameters
+ * are replaced by `[redacted]` (decision 0128). Every log line that writes a
+ * URL passes it through here; the logger does it for message strings and errors.
+ */
 export function withoutUrlSecrets(url: string): string {
-  return url.includes('=') ? url.replace(URL_SECRET, '$1[redacted]') : url;
+  return url.includes('=') || url.includes('%3D') || url.includes('%3d')
+    ? url.replace(URL_SECRET, '$1[redacted]')
+    : url;
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   urlForKey,
 } from '../util/object-key.util';
 import { SizeLimitStream } from '../util/size-limit.util';
+import { OBJECT_CACHE_CONTROL, storedContentType } from '../media/served-content.util';
 
 interface Sidecar {
   contentType: string;
@@ -41,7 +42,8 @@ interface Sidecar {
 /**
  * Objects as files under one root. Layout:
  * - `<root>/<key>`            the bytes
- * - `<root>/.meta/<key>.json` content type (and cache control)
+ * - `<root>/.meta/<key>.json` content type (and cache control): an inline type or
+ *   `application/octet-stream` (storedContentType); `/cdn` checks it again when serving
  * - `<root>/.tmp/<uuid>`      writes in progress (renamed into place when complete)
  * Keys never start a segment with a dot, so they cannot reach `.meta`/`.tmp`.
  */
@@ -57,6 +59,7 @@ export class LocalDiskStorage implements ObjectStorage {
 
   async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<StoredObject> {
     const file = this.fileOf(key);
+    const contentType = storedContentType(options.contentType);
     const tmpDir = join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomUUID());
@@ -74,8 +77,8 @@ export class LocalDiskStorage implements ObjectStorage {
         size = limiter.bytes;
       }
       await this.writeSidecar(key, {
-        contentType: options.contentType,
-        cacheControl: options.cacheControl,
+        contentType,
+        cacheControl: options.cacheControl ?? OBJECT_CACHE_CONTROL,
       });
       await mkdir(dirname(file), { recursive: true });
       await rename(tmp, file);
@@ -84,7 +87,7 @@ export class LocalDiskStorage implements ObjectStorage {
       throw error;
     }
     const info = await stat(file);
-    return { key, size, contentType: options.contentType, lastModified: info.mtime };
+    return { key, size, contentType, lastModified: info.mtime };
   }
 
   async get(

@@ -49,6 +49,26 @@ export function objectStorageBehaviour(h: BehaviourHarness): void {
     expect(Number.isFinite(st?.lastModified?.getTime())).toBe(true);
   });
 
+  it('stores a type it would not serve inline as application/octet-stream (decision 0128)', async () => {
+    for (const [declared, kept] of [
+      ['text/html', 'application/octet-stream'],
+      ['image/svg+xml', 'application/octet-stream'],
+      ['application/json', 'application/octet-stream'],
+      ['text/plain', 'text/plain; charset=utf-8'],
+      ['IMAGE/PNG; x=1', 'image/png'],
+    ]) {
+      const key = fresh();
+      const stored = await s().put(key, Buffer.from('<script>alert(1)</script>'), {
+        contentType: declared,
+      });
+      expect({ declared, stored: stored.contentType }).toEqual({ declared, stored: kept });
+      expect({ declared, stat: (await s().stat(key))?.contentType }).toEqual({
+        declared,
+        stat: kept,
+      });
+    }
+  });
+
   it('streams a body in and counts its size', async () => {
     const key = fresh();
     const stored = await s().put(key, slowStream(6 * 1024 * 1024), {
@@ -117,10 +137,10 @@ export function objectStorageBehaviour(h: BehaviourHarness): void {
 
   it('overwrites an existing key', async () => {
     const key = fresh();
-    await s().put(key, Buffer.from('one'), { contentType: 'text/plain' });
-    await s().put(key, Buffer.from('second'), { contentType: 'application/json' });
+    await s().put(key, Buffer.from('one'), { contentType: 'image/png' });
+    await s().put(key, Buffer.from('second'), { contentType: 'audio/wav' });
     const got = await s().get(key);
-    expect(got?.contentType).toBe('application/json');
+    expect(got?.contentType).toBe('audio/wav');
     expect((await readAll(got!.body)).toString()).toBe('second');
   });
 

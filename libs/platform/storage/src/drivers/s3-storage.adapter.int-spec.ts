@@ -1,4 +1,4 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,49 @@ describe('S3Storage (against s3rver)', () => {
     const chunks: Buffer[] = [];
     for await (const c of got!.body) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).equals(source)).toBe(true);
+  });
+
+  /** The headers the bucket itself serves an object with (what a CDN in front of it passes on). */
+  async function servedHeaders(key: string) {
+    const out = await storage.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    await out.Body?.transformToByteArray();
+    return {
+      type: out.ContentType,
+      disposition: out.ContentDisposition,
+      cache: out.CacheControl,
+    };
+  }
+
+  it('stores the headers the bucket serves: recognised types inline, others as attachments, a short cache', async () => {
+    await storage.put('served/page.html', Buffer.from('<script>alert(1)</script>'), {
+      contentType: 'text/html',
+    });
+    await storage.put('served/image.png', Buffer.from('png'), { contentType: 'image/png' });
+    await storage.put('served/streamed.bin', Readable.from([Buffer.from('<svg onload=x>')]), {
+      contentType: 'image/svg+xml',
+    });
+    expect(await servedHeaders('served/page.html')).toEqual({
+      type: 'application/octet-stream',
+      disposition: 'attachment',
+      cache: 'public, max-age=300',
+    });
+    expect(await servedHeaders('served/image.png')).toEqual({
+      type: 'image/png',
+      disposition: undefined,
+      cache: 'public, max-age=300',
+    });
+    expect(await servedHeaders('served/streamed.bin')).toEqual({
+      type: 'application/octet-stream',
+      disposition: 'attachment',
+      cache: 'public, max-age=300',
+    });
+    // A server-side copy (a checked direct upload) replaces them the same way.
+    await storage.copy('served/image.png', 'served/copied.png', 'image/png');
+    expect(await servedHeaders('served/copied.png')).toEqual({
+      type: 'image/png',
+      disposition: undefined,
+      cache: 'public, max-age=300',
+    });
   });
 
   it('fails its readiness check when the bucket does not exist', async () => {

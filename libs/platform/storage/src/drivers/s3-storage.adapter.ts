@@ -32,6 +32,11 @@ import {
   urlForKey,
 } from '../util/object-key.util';
 import { SizeLimitStream } from '../util/size-limit.util';
+import {
+  DOWNLOAD_CONTENT_TYPE,
+  OBJECT_CACHE_CONTROL,
+  storedContentType,
+} from '../media/served-content.util';
 
 export interface S3StorageOptions {
   endpoint?: string;
@@ -82,6 +87,7 @@ export class S3Storage implements ObjectStorage {
 
   async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<StoredObject> {
     assertObjectKey(key);
+    const served = servedAs(options.contentType, options.cacheControl);
     if (Buffer.isBuffer(body)) {
       if (options.maxBytes !== undefined && body.length > options.maxBytes) {
         throw new ObjectTooLargeError(options.maxBytes);
@@ -92,11 +98,10 @@ export class S3Storage implements ObjectStorage {
           Key: key,
           Body: body,
           ContentLength: body.length,
-          ContentType: options.contentType,
-          CacheControl: options.cacheControl,
+          ...served,
         }),
       );
-      return { key, size: body.length, contentType: options.contentType, lastModified: new Date() };
+      return { key, size: body.length, contentType: served.ContentType, lastModified: new Date() };
     }
 
     const startedAt = Date.now();
@@ -109,8 +114,7 @@ export class S3Storage implements ObjectStorage {
         Bucket: this.bucket,
         Key: key,
         Body: limiter,
-        ContentType: options.contentType,
-        CacheControl: options.cacheControl,
+        ...served,
       },
       partSize: this.options.partSize ?? PART_SIZE,
       queueSize: 2,
@@ -123,7 +127,7 @@ export class S3Storage implements ObjectStorage {
       await this.removeIfWrittenSince(key, startedAt);
       throw limiter.destroyed && limiter.errored ? limiter.errored : error;
     }
-    return { key, size: limiter.bytes, contentType: options.contentType, lastModified: new Date() };
+    return { key, size: limiter.bytes, contentType: served.ContentType, lastModified: new Date() };
   }
 
   async get(
@@ -259,7 +263,7 @@ export class S3Storage implements ObjectStorage {
         Bucket: this.bucket,
         Key: to,
         CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
-        ContentType: contentType,
+        ...servedAs(contentType),
         MetadataDirective: 'REPLACE',
       }),
     );
@@ -292,6 +296,22 @@ export class S3Storage implements ObjectStorage {
       await this.delete([key]).catch(() => undefined);
     }
   }
+}
+
+/**
+ * The headers an object is stored with, which the bucket (or a CDN in front of
+ * it) serves as they are: a recognised media type or plain text inline, any
+ * other type as an `application/octet-stream` attachment; a short cache
+ * (decision 0128).
+ */
+function servedAs(
+  contentType: string,
+  cacheControl = OBJECT_CACHE_CONTROL,
+): { ContentType: string; ContentDisposition?: string; CacheControl: string } {
+  const stored = storedContentType(contentType);
+  return stored === DOWNLOAD_CONTENT_TYPE
+    ? { ContentType: stored, ContentDisposition: 'attachment', CacheControl: cacheControl }
+    : { ContentType: stored, CacheControl: cacheControl };
 }
 
 function isNotFound(error: unknown): boolean {

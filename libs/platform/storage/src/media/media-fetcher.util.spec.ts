@@ -25,6 +25,12 @@ describe('MediaFetcher', () => {
       if (req.url === '/sound.wav') return res.end(WAV);
       if (req.url === '/result.json')
         return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      if (req.url === '/page.html')
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><script>alert(document.domain)</script>');
+      if (req.url === '/binary.html')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from([0, 0xff, 1]));
       if (req.url === '/redirect') return res.writeHead(302, { location: '/img.png' }).end();
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/to-private')
@@ -85,11 +91,18 @@ describe('MediaFetcher', () => {
     expect(media.data.equals(PNG)).toBe(true);
   });
 
-  it('downloads an output of any type: sniffed when known, else as declared; still guarded', async () => {
+  it('downloads an output of any type, typed by its bytes, never as the server declared; still guarded', async () => {
     expect((await open.download(`${base}/img.png`)).contentType).toBe('image/png');
     const json = await open.download(`${base}/result.json`);
-    expect(json.contentType).toBe('application/json');
+    expect(json.contentType).toBe('text/plain; charset=utf-8');
     expect(json.data.toString()).toBe('{"ok":true}');
+    // Declared text/html: text is kept as plain text, anything else is a download.
+    expect((await open.download(`${base}/page.html`)).contentType).toBe(
+      'text/plain; charset=utf-8',
+    );
+    expect((await open.download(`${base}/binary.html`)).contentType).toBe(
+      'application/octet-stream',
+    );
     await failure(guarded.download(`${base}/img.png`));
     await failure(open.download(`${base}/missing`));
   });

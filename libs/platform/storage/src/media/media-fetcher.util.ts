@@ -12,6 +12,7 @@ import {
   formatLimit,
   sniffMediaFormat,
 } from './media-formats.util';
+import { recogniseContent } from './served-content.util';
 
 /** Why a media input could not be used; the worker reports it as task code 1402. */
 export class MediaFetchError extends Error {
@@ -73,29 +74,18 @@ export class MediaFetcher {
 
   /**
    * Downloads a model's output URL (an upstream's result file) so we can serve
-   * it from our storage: the same guards, a larger limit, any content type —
-   * sniffed when we know it, else as the server declared it.
+   * it from our storage: the same guards, a larger limit, any content. Its type
+   * is recognised from the bytes (a media format, plain text, else a download),
+   * never taken from the server's Content-Type (decision 0128).
    */
   async download(url: string, signal?: AbortSignal): Promise<FetchedMedia> {
-    let declaredType: string | undefined;
-    const data = await this.load(url, OUTPUT_DOWNLOAD_LIMIT, signal, (type) => {
-      declaredType = type;
-    });
-    const contentType =
-      sniffMediaFormat(data)?.contentType ?? declaredType ?? 'application/octet-stream';
-    return { data, contentType };
+    const data = await this.load(url, OUTPUT_DOWNLOAD_LIMIT, signal);
+    return { data, contentType: recogniseContent(data).contentType };
   }
 
-  private load(
-    url: string,
-    limit: number,
-    signal?: AbortSignal,
-    onContentType?: (type: string | undefined) => void,
-  ): Promise<Buffer> {
+  private load(url: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
     const key = this.options.storage.keyFromUrl(url);
-    return key
-      ? this.fromStorage(key, limit, onContentType)
-      : this.overHttp(url, limit, signal, onContentType);
+    return key ? this.fromStorage(key, limit) : this.overHttp(url, limit, signal);
   }
 
   async close(): Promise<void> {
@@ -111,15 +101,10 @@ export class MediaFetcher {
     return promoted ? storage.get(key).catch(() => undefined) : undefined;
   }
 
-  private async fromStorage(
-    key: string,
-    limit: number,
-    onContentType?: (type: string | undefined) => void,
-  ): Promise<Buffer> {
+  private async fromStorage(key: string, limit: number): Promise<Buffer> {
     const object = await this.ownObject(key);
     if (!object)
       throw new MediaFetchError(`Media file ${key} does not exist (it may have expired)`);
-    onContentType?.(object.contentType);
     if (object.size > limit) {
       discard(object.body);
       throw tooLarge(limit);
@@ -127,12 +112,7 @@ export class MediaFetcher {
     return readLimited(object.body, limit);
   }
 
-  private async overHttp(
-    raw: string,
-    limit: number,
-    signal?: AbortSignal,
-    onContentType?: (type: string | undefined) => void,
-  ): Promise<Buffer> {
+  private async overHttp(raw: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let current = raw;
@@ -161,8 +141,6 @@ export class MediaFetcher {
         discard(res.body);
         throw new MediaFetchError(`Media URL ${current} answered HTTP ${res.statusCode}`);
       }
-      const type = res.headers['content-type'];
-      onContentType?.(Array.isArray(type) ? type[0] : type);
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > limit) {
         discard(res.body);

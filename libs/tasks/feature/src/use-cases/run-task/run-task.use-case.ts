@@ -9,14 +9,14 @@ import {
   ModelRoute,
 } from '@genhub/providers';
 import { Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
-import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
+import { OBJECT_STORAGE, ObjectStorage, extensionForType, recogniseContent } from '@genhub/storage';
 import { TaskEntity, TaskRepository } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
 import { TaskCancellation, TaskCancelledError } from '../../services/task-cancellation.service';
 import { TaskFinisher } from '../../services/task-finisher.service';
 import { outputKey } from '../../util/output-prefix.util';
 import { DeferredClaim } from './deferred-claim.util';
-import { extensionFor, measure, taskFromSnapshot } from './run-task.util';
+import { measure, outputNameExtension, taskFromSnapshot } from './run-task.util';
 
 export interface RunTaskInput {
   taskId: string;
@@ -39,12 +39,7 @@ export const CLAIM_AFTER_MS = 50;
  * such task (the job came from another installation's, decision 0126).
  */
 export type RunTaskOutcome =
-  | 'completed'
-  | 'failed'
-  | 'skipped'
-  | 'superseded'
-  | 'deleted'
-  | 'unknown-task';
+  'completed' | 'failed' | 'skipped' | 'superseded' | 'deleted' | 'unknown-task';
 
 /** The outcome with the task's model and code (0 when completed; none when the run left no status). */
 export interface RunTaskReport {
@@ -266,6 +261,13 @@ export class RunTaskUseCase {
     throw last;
   }
 
+  /**
+   * Stores a file output under the task's output prefix. Its type comes from
+   * its bytes (a media format, plain text, else a download), never from what
+   * the adapter, the upstream or a `data:` URL declared: `/cdn` serves HTML on
+   * the console's origin otherwise (decision 0128). The storage driver gives
+   * it the short cache of every stored file.
+   */
   private async store(
     task: TaskEntity,
     index: number,
@@ -273,19 +275,14 @@ export class RunTaskUseCase {
     keys: string[],
   ): Promise<string> {
     if (output.kind === 'text') return output.text;
-    const media =
+    const { data, contentType } =
       output.kind === 'bytes'
-        ? { data: output.data, contentType: output.contentType, extension: output.extension }
-        : await this.media.download(output.url).then((m) => ({
-            ...m,
-            extension: extensionFor(m.contentType, output.url),
-          }));
-    const key = outputKey(task.outputPrefix, task.id, index, task.attempt, media.extension);
+        ? { data: output.data, contentType: recogniseContent(output.data).contentType }
+        : await this.media.download(output.url);
+    const extension = extensionForType(contentType, outputNameExtension(output));
+    const key = outputKey(task.outputPrefix, task.id, index, task.attempt, extension);
     keys.push(key);
-    await this.storage.put(key, media.data, {
-      contentType: media.contentType,
-      cacheControl: 'public, max-age=31536000, immutable',
-    });
+    await this.storage.put(key, data, { contentType });
     return this.storage.urlFor(key);
   }
 

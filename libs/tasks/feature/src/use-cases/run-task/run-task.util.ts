@@ -51,21 +51,14 @@ export function measure(
   return { queue_wait, worker_init, api_call, save, run_overhead, total };
 }
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-  'audio/mpeg': 'mp3',
-  'audio/wav': 'wav',
-  'audio/flac': 'flac',
-};
-
-export function extensionFor(contentType: string, url: string): string {
-  const known = EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()];
-  if (known) return known;
-  const fromUrl = /\.([A-Za-z0-9]{1,5})(?:$|\?)/.exec(new URL(url).pathname)?.[1];
-  return fromUrl ?? 'bin';
+/**
+ * The extension an output names for itself: the adapter's, or its URL's last
+ * one. Only a plain-text output keeps it (`json`, `srt`…); every other stored
+ * file is named after the type recognised from its bytes.
+ */
+export function outputNameExtension(
+  output: { kind: 'bytes'; extension: string } | { kind: 'url'; url: string },
+): string | undefined {
+  if (output.kind === 'bytes') return output.extension;
+  return /\.([A-Za-z0-9]{1,5})$/.exec(new URL(output.url).pathname)?.[1];
 }
