@@ -23,6 +23,7 @@ import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
 import { StorageModule } from '@genhub/storage';
 import { TaskEventsAuthGuard } from './task-events-auth.guard';
+import { EventStreamRevocation } from './event-stream-revocation.service';
 import { TasksHttpModule } from './tasks-http.module';
 
 /** The HTTP layer over the real ledger, PostgreSQL and Redis; authentication stubbed to one account. */
@@ -61,6 +62,9 @@ describe('task endpoints (HTTP)', () => {
           return true;
         },
       })
+      // Nor is the accounts domain here: stream revocation listens to its auth changes.
+      .overrideProvider(EventStreamRevocation)
+      .useValue({})
       .overrideGuard(TaskEventsAuthGuard)
       .useValue({
         canActivate: (ctx: ExecutionContext) => {
