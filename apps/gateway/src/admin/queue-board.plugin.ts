@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
@@ -6,14 +5,12 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AdminConfig } from '@genhub/config';
+import { AdminConfig, StaticToken } from '@genhub/config';
 import { QueueName } from '@genhub/queue';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 /** A browser cannot send a Bearer header while navigating: it may carry the token in this cookie. */
 export const QUEUE_BOARD_COOKIE = 'genhub_admin_token';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 function presentedToken(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
@@ -34,7 +31,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
 export async function registerQueueBoard(app: NestFastifyApplication): Promise<void> {
   const token = app.get(AdminConfig).ADMIN_TOKEN;
   if (!token) return;
-  const expected = digest(token);
+  const expected = new StaticToken(token);
 
   const serverAdapter = new BullBoardFastifyAdapter();
   createBullBoard({
@@ -54,7 +51,7 @@ export async function registerQueueBoard(app: NestFastifyApplication): Promise<v
     async (scope: FastifyInstance) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         const given = presentedToken(request);
-        if (!given || !timingSafeEqual(digest(given), expected)) {
+        if (!expected.matches(given)) {
           await reply
             .status(401)
             .header('www-authenticate', 'Bearer')

@@ -5,3 +5,4 @@ export * from './load-config.util';
 export * from './signed-token.util';
 export * from './redis.config';
 export * from './production-mode.util';
+export * from './static-token.util';

@@ -16,6 +16,31 @@ interface ApiKeyRow {
   last_used_at: Date | null;
 }
 
+/** A live key joined with its account, as authentication reads it. */
+interface CredentialRow {
+  id: string;
+  prefix: string;
+  account_id: string;
+  currency: Currency;
+  account_level: AccountLevel;
+  status: AccountStatus;
+}
+
+const LIVE_CREDENTIALS = `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
+  FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
+ WHERE k.revoked_at IS NULL`;
+
+function credentialFromRow(row: CredentialRow): KeyCredential {
+  return {
+    keyId: row.id,
+    keyPrefix: row.prefix,
+    accountId: row.account_id,
+    currency: row.currency,
+    accountLevel: row.account_level,
+    status: row.status,
+  };
+}
+
 function keyFromRow(row: ApiKeyRow): ApiKeyEntity {
   return Object.assign(new ApiKeyEntity(), {
     id: row.id,
@@ -61,30 +86,11 @@ export class ApiKeyRepository {
 
   /** The live (not revoked) key with this hash and its account; undefined otherwise. */
   async findCredentialByHash(keyHash: string): Promise<KeyCredential | undefined> {
-    const rows: {
-      id: string;
-      prefix: string;
-      account_id: string;
-      currency: Currency;
-      account_level: AccountLevel;
-      status: AccountStatus;
-    }[] = await this.dataSource.query(
-      `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
-         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    const rows: CredentialRow[] = await this.dataSource.query(
+      `${LIVE_CREDENTIALS} AND k.key_hash = $1`,
       [keyHash],
     );
-    const row = rows[0];
-    return row
-      ? {
-          keyId: row.id,
-          keyPrefix: row.prefix,
-          accountId: row.account_id,
-          currency: row.currency,
-          accountLevel: row.account_level,
-          status: row.status,
-        }
-      : undefined;
+    return rows[0] ? credentialFromRow(rows[0]) : undefined;
   }
 
   /**
@@ -94,27 +100,11 @@ export class ApiKeyRepository {
   async findLiveKeys(keyIds: readonly string[]): Promise<KeyCredential[]> {
     const ids = [...new Set(keyIds)].filter((id) => isUUID(id));
     if (!ids.length) return [];
-    const rows: {
-      id: string;
-      prefix: string;
-      account_id: string;
-      currency: Currency;
-      account_level: AccountLevel;
-      status: AccountStatus;
-    }[] = await this.dataSource.query(
-      `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
-         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
-        WHERE k.id = ANY($1::uuid[]) AND k.revoked_at IS NULL`,
+    const rows: CredentialRow[] = await this.dataSource.query(
+      `${LIVE_CREDENTIALS} AND k.id = ANY($1::uuid[])`,
       [ids],
     );
-    return rows.map((row) => ({
-      keyId: row.id,
-      keyPrefix: row.prefix,
-      accountId: row.account_id,
-      currency: row.currency,
-      accountLevel: row.account_level,
-      status: row.status,
-    }));
+    return rows.map(credentialFromRow);
   }
 
   /** One of the account's keys; a key of another account is as unknown as a missing one. */

@@ -1,10 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { AdminConfig } from '@genhub/config';
+import { AdminConfig, StaticToken } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
-
-const BEARER = /^bearer +(\S+) *$/i;
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The admin API: `Authorization: Bearer <ADMIN_TOKEN>`. With ADMIN_TOKEN unset
@@ -14,23 +10,18 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  private readonly expected?: Buffer;
+  private readonly token?: StaticToken;
 
   constructor(config: AdminConfig) {
-    this.expected = config.ADMIN_TOKEN ? digest(config.ADMIN_TOKEN) : undefined;
+    this.token = config.ADMIN_TOKEN ? new StaticToken(config.ADMIN_TOKEN) : undefined;
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) throw new AppException(AppErrorCode.NotFound);
-    const header = context
+    if (!this.token) throw new AppException(AppErrorCode.NotFound);
+    const { headers } = context
       .switchToHttp()
-      .getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
-    if (header === undefined || header.trim() === '')
-      throw new AppException(AppErrorCode.MissingAuthorization);
-    const match = BEARER.exec(header.trim());
-    if (!match) throw new AppException(AppErrorCode.InvalidAuthorizationFormat);
-    if (!timingSafeEqual(digest(match[1]), this.expected))
-      throw new AppException(AppErrorCode.InvalidApiKey, { message: 'Invalid admin token' });
+      .getRequest<{ headers: Record<string, string | undefined> }>();
+    this.token.check(headers.authorization, 'Invalid admin token');
     return true;
   }
 }

@@ -1,10 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { MetricsConfig } from '@genhub/config';
-import { AppErrorCode, AppException } from '@genhub/errors';
-
-const BEARER = /^bearer +(\S+) *$/i;
-const digest = (value: string) => createHash('sha256').update(value).digest();
+import { MetricsConfig, StaticToken } from '@genhub/config';
 
 /**
  * `/metrics` behind `Authorization: Bearer <METRICS_TOKEN>` where the app
@@ -15,23 +10,17 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 @Injectable()
 export class MetricsTokenGuard implements CanActivate {
-  private readonly expected?: Buffer;
+  private readonly token?: StaticToken;
 
   constructor(@Optional() config?: MetricsConfig) {
-    this.expected = config?.METRICS_TOKEN ? digest(config.METRICS_TOKEN) : undefined;
+    this.token = config?.METRICS_TOKEN ? new StaticToken(config.METRICS_TOKEN) : undefined;
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) return true;
-    const header = context
+    const { headers } = context
       .switchToHttp()
-      .getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
-    if (header === undefined || header.trim() === '')
-      throw new AppException(AppErrorCode.MissingAuthorization);
-    const match = BEARER.exec(header.trim());
-    if (!match) throw new AppException(AppErrorCode.InvalidAuthorizationFormat);
-    if (!timingSafeEqual(digest(match[1]), this.expected))
-      throw new AppException(AppErrorCode.InvalidApiKey, { message: 'Invalid metrics token' });
+      .getRequest<{ headers: Record<string, string | undefined> }>();
+    this.token?.check(headers.authorization, 'Invalid metrics token');
     return true;
   }
 }
