@@ -100,7 +100,7 @@ async function startWorker(options: { relay: boolean }): Promise<INestApplicatio
  * died before enqueueing is handed over by a NEW process's relay, and a relay
  * that dies between enqueueing and deleting its rows re-sends them harmlessly
  * (deterministic job ids). Either way the task completes once and is captured once (in
- * the run's terminal statement: no settle job, docs/decisions/0094).
+ * the run's terminal statement: no settle job, docs/decisions/0090).
  */
 describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
   let billingQueue: Queue;

@@ -7,7 +7,7 @@ describe('dataSourceOptions', () => {
     expect(options).toMatchObject({ synchronize: false, migrationsRun: false });
   });
 
-  it('pipelines the statements queued on one connection (a batch transaction, decision 0125)', () => {
+  it('pipelines the statements queued on one connection (a batch transaction, decision 0118)', () => {
     expect(options.extra).toMatchObject({ max: 4, pipeline: true, connectionTimeoutMillis: 1000 });
   });
 });

@@ -34,7 +34,7 @@ export function dataSourceOptions(input: DataSourceInput): DataSourceOptions {
       idleTimeoutMillis: 30_000,
       // Queries queued on one connection are written at once, not each after the
       // one before it has answered: a batch transaction's statements (AccountBatcher)
-      // reach PostgreSQL together (decision 0125). One query at a time is unchanged.
+      // reach PostgreSQL together (decision 0118). One query at a time is unchanged.
       pipeline: true,
     },
   };

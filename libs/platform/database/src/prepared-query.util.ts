@@ -19,7 +19,7 @@ function nameFor(text: string): string {
  * `manager.query(text, params)` as a named prepared statement: each
  * connection parses it once, and PostgreSQL may keep one generic plan,
  * instead of parsing and planning it on every call (for the hot CTEs that
- * was about as much PostgreSQL time as running them; decision 0097).
+ * was about as much PostgreSQL time as running them; decision 0090).
  *
  * For hot statements only, and only with an explicit result column list
  * (no `SELECT *` / `RETURNING *` as the final result): a prepared statement

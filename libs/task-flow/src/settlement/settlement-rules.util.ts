@@ -2,7 +2,7 @@ import type { TaskStatus } from '@genhub/tasks-data-access';
 
 /**
  * The single answer to "is this task's reservation captured or released?"
- * for every path a task takes (docs/interface.md, "Billing semantics"; decisions 0094,
+ * for every path a task takes (docs/interface.md, "Billing semantics"; decisions 0090,
  * 0106). The ledger's SQL carries the answer out; nothing else decides it.
  */
 export type Settlement = 'capture' | 'release' | 'none';
@@ -37,7 +37,7 @@ export function settlementFor(at: SettlementPath): Settlement {
       return 'none';
     case 'recovered':
       // Finished by a run: as the run decided (a settlement written before runs
-      // settled inline, decision 0094). Deleted: captured once a run had
+      // settled inline, decision 0090). Deleted: captured once a run had
       // started (attempt > 0) and not failed; released while still created.
       if (at.status !== 'deleted') return settlementFor({ path: 'run-ended', status: at.status });
       return at.attempt > 0 && (at.code === null || at.code === 0) ? 'capture' : 'release';

@@ -28,7 +28,7 @@ const MAX_SHAPES = 64;
  * their parts: the same parts give back the same string object, so building
  * it, hashing it for its prepared-statement name and node-postgres's check
  * that a name keeps its text are paid once per shape, not once per call
- * (about a tenth of the task-worker's CPU; decision 0125).
+ * (about a tenth of the task-worker's CPU; decision 0090).
  */
 export class StatementTexts {
   private root: TextNode = { next: new Map() };

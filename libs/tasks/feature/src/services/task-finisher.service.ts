@@ -19,7 +19,7 @@ import { OutboxRelay, outboxItem } from './outbox-relay.service';
 /** Settlement batches in flight per account from one process (one: each holds the balance row). */
 export const SETTLEMENTS_PER_ACCOUNT = 1;
 /**
- * Under load (decision 0124) all accounts' terminal writes share this many
+ * Under load (decision 0118) all accounts' terminal writes share this many
  * lines per process: an account always lands in the same one, and terminal
  * writes that wait on a busy line settle together, whatever their accounts,
  * in one transaction. One batch in flight per lane.
@@ -42,14 +42,14 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
  * releases is the task flow's rule) and the DeliverWebhook outbox row, handed straight to
  * the relay; then the terminal notice. Whoever loses the conditional update
  * writes nothing, so the reservation is settled and the webhook sent exactly
- * once (docs/decisions/0090, 0094).
+ * once (docs/decisions/0090).
  */
 @Injectable()
 export class TaskFinisher {
   private readonly logger = new Logger(TaskFinisher.name);
   /**
-   * Terminal statements per account, batched as reservations are (decisions
-   * 0099, 0118); under load, accounts share lanes (decision 0124).
+   * Terminal statements per account, batched as reservations are; under load,
+   * accounts share lanes (group commit, decision 0118).
    */
   private readonly lines: AccountBatcher;
 

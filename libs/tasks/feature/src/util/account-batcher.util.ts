@@ -46,8 +46,8 @@ export interface AccountBatcherOptions {
  * transaction when a slot frees, so they share one lock wait and one commit
  * (one WAL flush) instead of queueing on the balance row one by one. A line
  * is a key (an account), or with `lanes` one of that many lines the keys are
- * spread over (decision 0124), always or only under load
- * (`lanesFromInFlight`, decision 0125): then a batch holds several accounts'
+ * spread over, always or only under load
+ * (`lanesFromInFlight`; decision 0118): then a batch holds several accounts'
  * calls, ordered by key, so every such transaction takes balance rows in one
  * global order and two of them can never deadlock. One key's calls keep
  * their arrival order. A batch of single-statement calls is queued on its

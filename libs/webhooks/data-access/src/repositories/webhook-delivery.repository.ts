@@ -259,10 +259,10 @@ export class WebhookDeliveryRepository {
 /**
  * A CTE named `relaxed_commit` that makes a delivery-log write's own
  * single-statement transaction commit without waiting for its WAL flush
- * (`synchronous_commit = off` for that transaction only, docs/decisions/0040
- * and 0093): a burst of deliveries is not serialised behind fsyncs, and it
- * costs no BEGIN / SET LOCAL / COMMIT round trips. A PostgreSQL crash may lose
- * the last fraction of a second of log rows, never leave them inconsistent;
+ * (`synchronous_commit = off` for that transaction only, docs/decisions/0040):
+ * a burst of deliveries is not serialised behind fsyncs, and it costs no
+ * BEGIN / SET LOCAL / COMMIT round trips. A PostgreSQL crash may lose the
+ * last fraction of a second of log rows, never leave them inconsistent;
  * the worst outcome is one more (duplicate) attempt, which receivers
  * tolerate. Inside a caller's transaction the caller's durability applies.
  * The statement must read the CTE (set_config runs only when evaluated).

@@ -45,7 +45,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 export const RESERVATIONS_PER_ACCOUNT = 1;
 /**
  * Under load the submits of all accounts share this many lines per process
- * (decision 0125, as terminal writes do in 0124): those that wait on a busy
+ * (decision 0118, as terminal writes do): those that wait on a busy
  * lane are reserved together, whatever their accounts, in one transaction.
  */
 export const RESERVATION_LANES = 2;
@@ -69,8 +69,8 @@ export class SubmitTaskUseCase {
   private readonly screen: ContentScreen;
   /**
    * Reservations in flight per account from this process: the rest of an
-   * account's submits wait here, not on its balance row's lock (decision
-   * 0099), and those that waited together are reserved in one transaction,
+   * account's submits wait here, not on its balance row's lock, and those
+   * that waited together are reserved in one transaction,
    * each in arrival order with its own answer (group commit, decision 0118).
    */
   private readonly accountLines: AccountBatcher;
