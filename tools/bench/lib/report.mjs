@@ -1,5 +1,8 @@
 // Renders the comparison table, writes it as JSON to results/ and into docs/performance.md.
+// Results are kept one per machine kind: commit a new one in place of the previous result of its
+// `machine.kind` (docs/performance.md, "Results"; `npx nx test tools` checks it).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { root } from '../../start/lib/paths.mjs';
 import { r2 } from './stats.mjs';
@@ -31,11 +34,30 @@ export function renderTable(rows) {
   return lines.join('\n');
 }
 
+/** The machine a run measured: results compare, and are kept, per `kind`. */
+export function machine() {
+  const cpus = os.cpus();
+  const cpu = cpus[0]?.model.trim() || 'unknown CPU';
+  const memoryGb = Math.round(os.totalmem() / 2 ** 30);
+  return {
+    kind: `${cpus.length} × ${cpu}, ${memoryGb} GB, ${os.platform()} ${os.arch()}`,
+    cpus: cpus.length,
+    cpu,
+    memory_gb: memoryGb,
+    platform: os.platform(),
+    arch: os.arch(),
+    node: process.version,
+  };
+}
+
 export function writeResults(report) {
   const dir = path.join(root, 'tools', 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `bench-${report.at.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ at: report.at, machine: machine(), ...report }, null, 2) + '\n',
+  );
   return file;
 }
 
