@@ -100,7 +100,7 @@ function boundaryConstraints(forTests) {
       ],
     },
     {
-      sourceTag: 'scope:task-flow',
+      sourceTag: 'scope:task-engine',
       onlyDependOnLibsWithTags: [
         'scope:shared',
         'scope:platform',

@@ -55,7 +55,7 @@ const cases = [
   },
   {
     file: 'libs/billing/feature/src/__boundary_probe__.ts',
-    code: "import '@genhub/task-flow';\n",
+    code: "import '@genhub/task-engine';\n",
     why: 'a domain lib importing the task flow (decision 0106)',
   },
 ];

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceModule } from '@genhub/service';
 import { StorageModule } from '@genhub/storage';
-import { TaskFlowModule } from '@genhub/task-flow';
+import { TaskEngineModule } from '@genhub/task-engine';
 import { RunTaskProcessor } from './run-task/run-task.processor';
 import { StuckTaskSweepScheduler } from './sweep-stuck-tasks/stuck-task-sweep.scheduler';
 
@@ -15,7 +15,7 @@ export class WorkerModule {
         ServiceModule.forRoot('task-worker', env),
         StorageModule.forRoot(),
         // A run settles its reservation in the statement that ends it (the task flow).
-        TaskFlowModule.forWorker(),
+        TaskEngineModule.forWorker(),
       ],
       providers: [RunTaskProcessor, StuckTaskSweepScheduler],
     };

@@ -1,20 +1,17 @@
-import type { EntityManager } from 'typeorm';
-import type { NewTask, SqlFragment, TaskRepository } from '@genhub/tasks-data-access';
+import { sql } from 'kysely';
+import type { DataSource, EntityManager } from 'typeorm';
+import { runStatement } from '@genhub/database';
+import { type NewTask, tasksStatements, withTaskCreated } from '@genhub/tasks-data-access';
 
-/** A reservation that always succeeds and writes nothing: a task row without the ledger. */
-export const UNCONDITIONAL: SqlFragment = {
-  sql: 'granted AS (SELECT 1 AS one)',
-  params: [],
-  yields: 'granted',
-};
-
-/** Inserts a `created` task the way submit does, minus the reservation; returns its creation time. */
-export async function insertTask(
-  tasks: TaskRepository,
-  task: NewTask,
-  manager?: EntityManager,
-): Promise<Date> {
-  const created = await tasks.insertReserved(UNCONDITIONAL, task, [], manager);
-  if (!created) throw new Error(`task ${task.id} was not inserted`);
-  return created.createdAt;
+/** Inserts a `created` task with the tasks domain's own step, minus the reservation; returns its creation time. */
+export async function insertTask(db: DataSource | EntityManager, task: NewTask): Promise<Date> {
+  const manager = 'isInitialized' in db ? db.manager : db;
+  const rows = await runStatement(
+    manager,
+    withTaskCreated(tasksStatements, task, sql<boolean>`true`)
+      .selectFrom('task_created')
+      .select('created_at'),
+  );
+  if (!rows[0]) throw new Error(`task ${task.id} was not inserted`);
+  return rows[0].created_at;
 }

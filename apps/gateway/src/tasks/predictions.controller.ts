@@ -33,9 +33,8 @@ import {
   predictionOfAck,
   predictionOfSyncResult,
   predictionOfTask,
-  SubmitTaskUseCase,
-  SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
+import { SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
 import { PublicLinks } from '../transport/public-links.service';
 import { SubmitRequestDocs, submitInput } from './submit-request.util';
 

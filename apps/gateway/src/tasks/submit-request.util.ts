@@ -3,7 +3,7 @@ import { ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type RawQuery, SubmitTaskQueryDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
-import type { SubmitTaskInput } from '@genhub/tasks-feature';
+import type { SubmitTaskInput } from '@genhub/task-engine';
 
 /** A query value given at most once: a repeated parameter is refused, naming it. */
 export function single(value: unknown, name: string): string | undefined {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TaskFlowModule } from '@genhub/task-flow';
+import { TaskEngineModule } from '@genhub/task-engine';
 import { PublicLinks } from '../transport/public-links.service';
 import { EventStreamRevocation } from './event-stream-revocation.service';
 import { PredictionsController } from './predictions.controller';
@@ -13,7 +13,7 @@ import { TasksController } from './tasks.controller';
  * global AccountsFeatureModule (ApiKeyGuard), StorageModule and QueueModule.
  */
 @Module({
-  imports: [TaskFlowModule.forGateway()],
+  imports: [TaskEngineModule.forGateway()],
   controllers: [TasksController, PredictionsController, TaskEventsController],
   providers: [TaskEventStreamsMetrics, EventStreamRevocation, PublicLinks],
 })

@@ -35,10 +35,9 @@ import { parseSync, single, SubmitRequestDocs, submitInput } from './submit-requ
 import {
   GetResultUseCase,
   ListModelsUseCase,
-  SubmitTaskUseCase,
-  SyncSubmitUseCase,
 } from '@genhub/tasks-feature';
-import { DeleteTaskUseCase } from '@genhub/task-flow';
+import { SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
+import { DeleteTaskUseCase } from '@genhub/task-engine';
 
 /** The task endpoints: translate HTTP to use-case input and back, nothing more. */
 @Controller()

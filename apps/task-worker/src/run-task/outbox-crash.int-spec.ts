@@ -17,7 +17,7 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { TaskFlowModule } from '@genhub/task-flow';
+import { TaskEngineModule } from '@genhub/task-engine';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
@@ -68,7 +68,7 @@ const platform = () => [
 /** A gateway process: submit (reservation + task + outbox row in one statement) and its relay. */
 async function startGateway(): Promise<INestApplicationContext> {
   const moduleRef = await Test.createTestingModule({
-    imports: [...platform(), TaskFlowModule.forGateway()],
+    imports: [...platform(), TaskEngineModule.forGateway()],
   }).compile();
   return moduleRef.init();
 }
@@ -87,7 +87,7 @@ async function startBilling(): Promise<INestApplicationContext> {
  */
 async function startWorker(options: { relay: boolean }): Promise<INestApplicationContext> {
   let builder = Test.createTestingModule({
-    imports: [...platform(), TaskFlowModule.forWorker()],
+    imports: [...platform(), TaskEngineModule.forWorker()],
     providers: [RunTaskProcessor],
   });
   if (!options.relay)

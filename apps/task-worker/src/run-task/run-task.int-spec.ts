@@ -69,7 +69,7 @@ describe('task-worker process', () => {
   async function queuedTask(durationMs: number, prefix: string) {
     const accountId = randomUUID();
     const id = randomUUID();
-    await insertTask(tasks, {
+    await insertTask(ds, {
       id,
       accountId,
       model: 'local/simulator/test',
@@ -139,7 +139,7 @@ describe('task-worker process', () => {
   it('recovers a task whose worker was SIGKILLed and completes it exactly once', async () => {
     const accountId = randomUUID();
     const id = randomUUID();
-    await insertTask(tasks, {
+    await insertTask(ds, {
       id,
       accountId,
       model: 'local/simulator/test',
@@ -199,7 +199,7 @@ describe('task-worker process', () => {
       },
     ].map((run) => ({ ...run, id: randomUUID() }));
     for (const run of runs) {
-      await insertTask(tasks, {
+      await insertTask(ds, {
         ...run,
         accountId,
         channel: 'stable',

@@ -4,7 +4,7 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
 import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
-import { RunTaskUseCase } from '@genhub/tasks-feature';
+import { RunTaskUseCase } from '@genhub/task-engine';
 
 /**
  * Consumes `run-task` jobs. Concurrency (TASK_CONCURRENCY) and the lock
@@ -49,7 +49,6 @@ export class RunTaskProcessor extends ObservedWorkerHost {
     } = await this.runTask.execute({
       taskId: data.taskId,
       requestId: data.requestId,
-      task: data.task,
     });
     this.outcomes.inc({ model, outcome, code: code === undefined ? '' : String(code) });
     if (outcome === 'unknown-task') {

@@ -17,7 +17,7 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { TaskFlowModule } from '@genhub/task-flow';
+import { TaskEngineModule } from '@genhub/task-engine';
 import { TASK_CODES } from '@genhub/errors';
 import { MetricsService, ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
@@ -63,7 +63,7 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
         QueueModule.forRoot(),
         InMemoryStorageModule.with(new InMemoryObjectStorage()),
         // As the task-worker binds it: a terminal write settles in its own statement.
-        TaskFlowModule.forWorker(),
+        TaskEngineModule.forWorker(),
       ],
     }).compile();
     await moduleRef.init();
@@ -91,22 +91,18 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
         category: 'test',
       });
       expect(reserved.ok).toBe(true);
-      await insertTask(
-        tasks,
-        {
-          id,
-          accountId,
-          model: 'local/simulator/test',
-          channel: 'stable',
-          category: 'test',
-          input: { prompt: 'stuck', duration_ms: 60_000 },
-          webhookUrl: opts.webhook ?? null,
-          outputPrefix: null,
-          priceUnits: PRICE,
-          timeLimitMs: LIMIT_MS,
-        },
-        m,
-      );
+      await insertTask(m, {
+        id,
+        accountId,
+        model: 'local/simulator/test',
+        channel: 'stable',
+        category: 'test',
+        input: { prompt: 'stuck', duration_ms: 60_000 },
+        webhookUrl: opts.webhook ?? null,
+        outputPrefix: null,
+        priceUnits: PRICE,
+        timeLimitMs: LIMIT_MS,
+      });
     });
     return { id, accountId };
   }

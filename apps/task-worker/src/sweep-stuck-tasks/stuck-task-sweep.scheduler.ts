@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { StuckTaskSweepConfig } from '@genhub/config';
-import { SweepStuckTasksUseCase } from '@genhub/tasks-feature';
+import { SweepStuckTasksUseCase } from '@genhub/task-engine';
 
 /**
  * Ticks the stuck-task sweep every STUCK_TASK_SWEEP_INTERVAL_MS in each

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
+import { runStatement } from '@genhub/database';
 import {
   DeliverWebhookJob,
   JOB_OPTIONS,
@@ -13,7 +15,12 @@ import {
   WebhookPayload,
 } from '@genhub/queue';
 import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
-import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
+import {
+  DeliveryWithAttempts,
+  WebhookDeliveryRepository,
+  webhooksStatements,
+  withDeliveryOpened,
+} from '@genhub/webhooks-data-access';
 import { WorkerModule } from '../worker.module';
 import { DataSource } from 'typeorm';
 
@@ -59,7 +66,21 @@ class Dispatcher {
     return this.moduleRef.get(AccountRepository);
   }
 
-  /** What the tasks domain's outbox relay does when a task with a webhook turns terminal. */
+  /**
+   * What a run's terminal statement and the outbox relay do when a task with
+   * a webhook turns terminal: the delivery opened with its body, then its job of ids.
+   */
+  async deliver(d: { taskId: string; accountId: string; url: string; payload: WebhookPayload }) {
+    const body = JSON.stringify(d.payload);
+    await runStatement(
+      this.moduleRef.get(DataSource).manager,
+      withDeliveryOpened(webhooksStatements, { ...d, body }, sql<boolean>`true`)
+        .selectFrom('delivery_opened')
+        .select('task_id'),
+    );
+    await this.enqueue({ v: 2, taskId: d.taskId, accountId: d.accountId });
+  }
+
   async enqueue(job: DeliverWebhookJob): Promise<void> {
     await this.queue.add(JobName.DeliverWebhook, job, {
       ...JOB_OPTIONS[JobName.DeliverWebhook],
@@ -160,7 +181,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         const taskId = randomUUID();
         const payload = make(taskId);
         const url = `${r.url}/hooks/genhub?token=a%2Fb%3D%3D&src=x&src=y`;
-        await d.enqueue({ v: 1, taskId, accountId, url, payload });
+        await d.deliver({ taskId, accountId, url, payload });
 
         const log = await d.settled(accountId, taskId);
         expect(log).toMatchObject({ status: 'delivered', attempts: 1, url });
@@ -189,13 +210,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       const r = await receiver({ kind: 'status', status: 500 });
       const taskId = randomUUID();
       const enqueuedAt = Date.now();
-      await d.enqueue({
-        v: 1,
-        taskId,
-        accountId,
-        url: `${r.url}/h`,
-        payload: completedPayload(taskId),
-      });
+      await d.deliver({ taskId, accountId, url: `${r.url}/h`, payload: completedPayload(taskId) });
 
       const log = await d.settled(accountId, taskId);
       expect(log).toMatchObject({ status: 'abandoned', attempts: 3, deliveredAt: null });
@@ -229,16 +244,13 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     it('ignores a re-sent first job once the delivery is settled', async () => {
       const r = await receiver();
       const taskId = randomUUID();
-      const job = {
-        v: 1 as const,
-        taskId,
-        accountId,
-        url: r.url,
-        payload: completedPayload(taskId),
-      };
-      await d.enqueue(job);
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
       await d.settled(accountId, taskId);
-      await d.queue.add(JobName.DeliverWebhook, job, { jobId: `resent-${taskId}` });
+      await d.queue.add(
+        JobName.DeliverWebhook,
+        { v: 2, taskId, accountId },
+        { jobId: `resent-${taskId}` },
+      );
       await sleep(500);
       expect(r.requests).toHaveLength(1);
       expect((await d.deliveries.findOwnedDeliveryLog(accountId, taskId))?.attempts).toBe(1);
@@ -260,8 +272,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     it('makes exactly 3 attempts against a closed port', async () => {
       const port = await closedPort();
       const taskId = randomUUID();
-      await d.enqueue({
-        v: 1,
+      await d.deliver({
         taskId,
         accountId,
         url: `http://127.0.0.1:${port}/h`,
@@ -282,7 +293,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     it('times out a hanging receiver, records the time-out and its duration', async () => {
       const r = await receiver({ kind: 'hang' });
       const taskId = randomUUID();
-      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: failedPayload(taskId) });
+      await d.deliver({ taskId, accountId, url: r.url, payload: failedPayload(taskId) });
       const log = await d.settled(accountId, taskId);
       expect(log.status).toBe('abandoned');
       expect(log.attemptLog).toHaveLength(3);
@@ -298,23 +309,19 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       const target = await receiver();
       const r = await receiver({ kind: 'status', status: 307, headers: { location: target.url } });
       const taskId = randomUUID();
-      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
       const log = await d.settled(accountId, taskId);
       expect(log.status).toBe('abandoned');
       expect(log.attemptLog.map((a) => a.statusCode)).toEqual([307, 307, 307]);
       expect(target.requests).toHaveLength(0);
     });
 
-    it('delivers an ids-only job (version 2) with the body of its delivery row, the same bytes on every attempt', async () => {
+    it('delivers the body of its delivery row, the same bytes on every attempt', async () => {
       const r = await receiver({ kind: 'status', status: 500 });
       const taskId = randomUUID();
       const body = JSON.stringify(completedPayload(taskId));
       // What a run's terminal statement writes: the delivery, with its body.
-      const opened = d.deliveries.deliveryCte({ taskId, accountId, url: r.url, body }, 'true');
-      await d.moduleRef
-        .get(DataSource)
-        .query(`WITH ${opened.sql} SELECT count(*) FROM ${opened.yields}`, opened.params);
-      await d.enqueue({ v: 2, taskId, accountId });
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
       await until(() => r.requests.length >= 2, 5000);
       r.behaviour = { kind: 'status', status: 204 };
       const log = await d.settled(accountId, taskId);
@@ -328,7 +335,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     it('succeeds on a later attempt when the receiver recovers', async () => {
       const r = await receiver({ kind: 'status', status: 503 });
       const taskId = randomUUID();
-      await d.enqueue({ v: 1, taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
       await until(() => r.requests.length >= 1, 5000);
       r.behaviour = { kind: 'status', status: 202 };
       const log = await d.settled(accountId, taskId);
@@ -355,8 +362,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     ])('refuses %s: no request is sent, the attempts fail', async (_, urlFor) => {
       const r = await receiver();
       const taskId = randomUUID();
-      await d.enqueue({
-        v: 1,
+      await d.deliver({
         taskId,
         accountId,
         url: urlFor(r.port),
@@ -394,13 +400,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         await Promise.all(
           targets.map((r) => {
             const taskId = randomUUID();
-            return d.enqueue({
-              v: 1,
-              taskId,
-              accountId,
-              url: r.url,
-              payload: completedPayload(taskId),
-            });
+            return d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
           }),
         );
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
@@ -430,8 +430,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         // The slow host's deliveries are queued first, ahead of every healthy one.
         for (let i = 0; i < 10; i++) {
           const taskId = randomUUID();
-          await d.enqueue({
-            v: 1,
+          await d.deliver({
             taskId,
             accountId,
             url: `${slow.url}/${i}`,
@@ -440,13 +439,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         }
         for (const r of healthy) {
           const taskId = randomUUID();
-          await d.enqueue({
-            v: 1,
-            taskId,
-            accountId,
-            url: r.url,
-            payload: completedPayload(taskId),
-          });
+          await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
         }
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
         const last = Math.max(...healthy.map((r) => r.requests[0].at));

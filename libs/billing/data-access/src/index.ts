@@ -6,3 +6,4 @@ export * from './repositories/ledger-audit.repository';
 export * from './repositories/ledger.repository';
 export * from './repositories/ledger.types';
 export * from './repositories/billing-record-row.mapper';
+export * from './statements/ledger.statements';

@@ -4,3 +4,5 @@ export * from './database-outage.util';
 export * from './keyset-cursor.util';
 export * from './prepared-query.util';
 export * from './database-identity.util';
+export * from './statements/typed-statements';
+export * from './group-commit/group-commit';

@@ -4,13 +4,7 @@ import { JOB_QUEUE, JobName, jobsOf, QUEUE_CONSUMER, QueueName } from './queue.c
 
 const taskId = '0b5e8a4e-4c1f-4a8e-9a55-2f7d7c1d9a01';
 const accountId = '1c6f9b5f-5d2a-4b9f-8b66-3e8e8d2eab02';
-const webhook = {
-  v: 1,
-  taskId,
-  accountId,
-  url: 'https://example.com/hook',
-  payload: { id: taskId, status: 'completed' },
-};
+const webhook = { v: 2, taskId, accountId };
 
 describe('parseJob', () => {
   it('returns each job kind typed, unknown fields and all', () => {
@@ -26,7 +20,7 @@ describe('parseJob', () => {
     expect(parseJob({ name: 'deliver-webhook', data: ids }, [JobName.DeliverWebhook]).data).toBe(
       ids,
     );
-    const retry = { ...webhook, attempt: 3, firstAttempt: 2, body: '{}' };
+    const retry = { ...webhook, attempt: 3, firstAttempt: 2 };
     expect(parseJob({ name: 'deliver-webhook', data: retry }, [JobName.DeliverWebhook]).data).toBe(
       retry,
     );
@@ -37,18 +31,6 @@ describe('parseJob', () => {
     ['another queue’s job', 'settle-task', { v: 1, taskId }, /unknown job settle-task/],
     ['a payload that is not an object', 'run-task', 'x', /payload is not an object/],
     ['an unknown version', 'run-task', { v: 0, taskId }, /unsupported version 0/],
-    [
-      'a version-2 run job without its task',
-      'run-task',
-      { v: 2, taskId },
-      /task must be an object/,
-    ],
-    [
-      'a version-1 run job with a task',
-      'run-task',
-      { v: 1, taskId, task: {} },
-      /task is for version 2 only/,
-    ],
     ['a version from the future', 'run-task', { v: 3, taskId }, /unsupported version 3/],
     ['a task id that is not a UUID', 'run-task', { v: 1, taskId: 'x' }, /taskId must be a UUID/],
   ])('fails %s for good', (_what, name, data, message) => {
@@ -57,38 +39,20 @@ describe('parseJob', () => {
     expect(parse).toThrow(message);
   });
 
-  const snapshot = {
-    accountId,
-    model: 'local/simulator/test',
-    channel: 'stable',
-    category: 'test',
-    input: { prompt: 'x' },
-    webhookUrl: null,
-    outputPrefix: 'team-a',
-    priceUnits: 1000,
-    timeLimitMs: 60_000,
-    createdAt: '2026-11-26T04:08:46.349907+00:00',
-  };
-
-  it('takes a version-2 run job with its task’s fixed fields', () => {
-    const data = { v: 2, taskId, requestId: 'r1', task: snapshot };
-    expect(parseJob({ name: 'run-task', data }, [JobName.RunTask]).data).toBe(data);
+  it('runs a version-2 run job (queued before the upgrade) as the one shape, ids only', () => {
+    const data = { v: 2, taskId, requestId: 'r1', task: { accountId, input: {} } };
+    expect(parseJob({ name: 'run-task', data }, [JobName.RunTask]).data).toEqual({
+      v: 1,
+      taskId,
+      requestId: 'r1',
+    });
   });
 
-  it.each([
-    [{ accountId: 'x' }, /task.accountId must be a UUID/],
-    [{ model: '' }, /task.model must be a non-empty string/],
-    [{ channel: undefined }, /task.channel must be a non-empty string/],
-    [{ input: [] }, /task.input must be an object/],
-    [{ webhookUrl: 3 }, /task.webhookUrl must be a string or null/],
-    [{ priceUnits: -1 }, /task.priceUnits must be an integer ≥ 0/],
-    [{ timeLimitMs: 0.5 }, /task.timeLimitMs must be an integer ≥ 1/],
-    [{ createdAt: 'yesterday' }, /task.createdAt must be a date/],
-  ])('checks a version-2 run job’s task (%o)', (change, message) => {
-    const data = { v: 2, taskId, task: { ...snapshot, ...change } };
-    const parse = () => parseJob({ name: 'run-task', data }, [JobName.RunTask]);
-    expect(parse).toThrow(UnrecoverableError);
-    expect(parse).toThrow(message);
+  it('no longer takes a version-1 webhook job (URL and body in the job)', () => {
+    const data = { v: 1, taskId, accountId, url: 'https://example.com/hook', payload: {} };
+    expect(() => parseJob({ name: 'deliver-webhook', data }, [JobName.DeliverWebhook])).toThrow(
+      /unsupported version 1/,
+    );
   });
 
   it.each([
@@ -100,11 +64,9 @@ describe('parseJob', () => {
   });
 
   it.each([
-    [{ payload: { id: accountId } }, /payload must be the webhook body/],
+    [{ accountId: 'x' }, /accountId must be a UUID/],
     [{ attempt: 0 }, /attempt must be an integer/],
     [{ attempt: 2, firstAttempt: 3 }, /firstAttempt must be an integer from 1 to attempt/],
-    [{ body: 3 }, /body must be a string/],
-    [{ url: null }, /url must be a string/],
   ])('checks a webhook job’s fields (%o)', (change, message) => {
     const data = { ...webhook, ...change };
     expect(() => parseJob({ name: 'deliver-webhook', data }, [JobName.DeliverWebhook])).toThrow(

@@ -15,37 +15,18 @@ export const JobName = {
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
 /**
- * Payloads carry ids and a schema version, never whole entities (a run job
- * may carry the fields of its task that never change, below). `requestId`
+ * Payloads carry ids and a schema version, never whole entities. `requestId`
  * is the HTTP request that created the task, for log correlation only
  * (optional: jobs enqueued before it existed have none).
  *
- * Version 2 of a run job also carries `task`: what the run needs of its task,
- * every field fixed at submit, so the worker starts without reading the row
- * and a run that ends at once claims the task in its terminal write
- * (decision 0122). Version 1 (ids only: tasks with a large input, jobs
- * re-enqueued by the recovery commands) has the worker claim the task first.
+ * A run job is ids only: the worker claims the task and reads it in one
+ * statement. (Version 2 jobs, which also carried the task's fixed fields, are
+ * still accepted from queues filled before the upgrade and run as version 1.)
  */
 export interface RunTaskJob {
-  v: 1 | 2;
+  v: 1;
   taskId: string;
   requestId?: string;
-  /** Version 2 only. */
-  task?: RunTaskSnapshot;
-}
-/** The fields of a task fixed at submit, as a version-2 run job carries them. */
-export interface RunTaskSnapshot {
-  accountId: string;
-  model: string;
-  channel: string;
-  category: string;
-  input: Record<string, unknown>;
-  webhookUrl: string | null;
-  outputPrefix: string | null;
-  priceUnits: number;
-  timeLimitMs: number;
-  /** ISO 8601, stamped by the statement that creates the task (its `created_at`). */
-  createdAt: string;
 }
 export interface SettleTaskJob {
   v: 1;
@@ -60,13 +41,9 @@ export interface SettleTaskJob {
  * sends live in the delivery row that the run's terminal statement opened
  * (decision 0105). The first job has id `webhook-<taskId>`; the dispatcher
  * enqueues each retry itself with its attempt number.
- *
- * Version 1 jobs, enqueued before deliveries held their body, carry `url`,
- * the `payload` and, on retries, the serialized `body`; they are still
- * delivered as they say.
  */
 export interface DeliverWebhookJob {
-  v: 1 | 2;
+  v: 2;
   taskId: string;
   requestId?: string;
   accountId: string;
@@ -74,12 +51,6 @@ export interface DeliverWebhookJob {
   attempt?: number;
   /** The first attempt of this round: absent (1) unless `webhooks:replay` reopened the delivery. */
   firstAttempt?: number;
-  /** Version 1 only: the receiver. */
-  url?: string;
-  /** Version 1 only: the webhook body as an object. */
-  payload?: WebhookPayload;
-  /** Version 1 only: the JSON body as sent on attempt 1. */
-  body?: string;
 }
 
 /** Exactly these keys, for success and failure alike (docs/interface.md, "Webhook payload"). */

@@ -2,3 +2,4 @@ export * from './entities';
 export * from './migrations';
 export * from './repositories/webhook-delivery.repository';
 export * from './webhooks-data-access.module';
+export * from './statements/delivery.statements';

@@ -5,7 +5,7 @@ import { DatabaseConfig, RedisConfig } from '@genhub/config';
 import { databaseIdentity } from '@genhub/database';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { checkQueuePrefix, QueueName, takeOverQueuePrefix, withQueueRedis } from '@genhub/queue';
-import { RecoveryQueues, ReplayWebhooksUseCase, RequeueOpenTasksUseCase } from '@genhub/task-flow';
+import { RecoveryQueues, ReplayWebhooksUseCase, RequeueOpenTasksUseCase } from '@genhub/task-engine';
 import { ParsedArgs, registerAdminCommand } from './admin-command.util';
 
 /** Operator tools that rebuild or steer the queues (docs/decisions/0066). */

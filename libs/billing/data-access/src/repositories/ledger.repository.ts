@@ -1,18 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { sql } from 'kysely';
+import { runStatement, statementsOf } from '@genhub/database';
 import type { Currency } from '@genhub/money';
 import { BillingRecordEntity } from '../entities';
 import { recordFromRow, type RecordRow } from './billing-record-row.mapper';
 import {
   type BalanceView,
   type CaptureResult,
-  type LedgerCte,
   type ReleaseResult,
   type ReserveInput,
   type ReserveResult,
   type SettleInput,
 } from './ledger.types';
+import {
+  type BillingTables,
+  withCapture,
+  withRelease,
+  withReservation,
+} from '../statements/ledger.statements';
+
+const billing = statementsOf<BillingTables>();
 
 /**
  * The ledger's writes. Each is one conditional SQL statement, so concurrent
@@ -105,31 +114,12 @@ export class LedgerRepository {
    * creates the task). Nothing is written when the balance does not cover it.
    */
   async reserve(manager: EntityManager, input: ReserveInput): Promise<ReserveResult> {
-    const { sql, params } = this.reservationCte(input);
-    const rows: unknown[] = await manager.query(`WITH ${sql} SELECT task_id FROM reserved`, params);
+    const rows = await runStatement(
+      manager,
+      withReservation(billing, input).selectFrom('reserved').select('task_id'),
+    );
     if (rows.length === 1) return { ok: true };
     return { ok: false, ...(await this.shortfall(input.accountId, manager)) };
-  }
-
-  /**
-   * The reservation as a data-modifying CTE named `reserved` ($1…$5), for a
-   * caller that composes it into the statement creating the task: one row
-   * when the balance covered the price (and it is now reserved), none (and
-   * nothing written) otherwise.
-   */
-  reservationCte(input: ReserveInput): LedgerCte {
-    return {
-      sql: `reserved_balance AS (
-         UPDATE billing.balances SET reserved_units = reserved_units + $3, updated_at = now()
-          WHERE account_id = $1 AND balance_units - reserved_units >= $3
-          RETURNING account_id),
-       reserved AS (
-         INSERT INTO billing.reservations (task_id, account_id, amount_units, model, category)
-         SELECT $2, account_id, $3, $4, $5 FROM reserved_balance
-         RETURNING task_id)`,
-      params: [input.accountId, input.taskId, input.amountUnits, input.model, input.category],
-      yields: 'reserved',
-    };
   }
 
   /** What an account has left to reserve (after a refusal). */
@@ -181,11 +171,12 @@ export class LedgerRepository {
     chargeUnits: number | null,
     manager: EntityManager,
   ): Promise<CaptureResult> {
-    const { sql, params } = this.settlementCte({ ...input, outcome: 'capture', chargeUnits });
-    const rows: RecordRow[] = await manager.query(
-      `WITH ${sql} SELECT * FROM settle_record`,
-      params,
-    );
+    const rows = (await runStatement(
+      manager,
+      withCapture(billing, { ...input, chargeUnits }, sql<boolean>`true`)
+        .selectFrom('settle_record')
+        .selectAll(),
+    )) as unknown as RecordRow[];
     return rows[0]
       ? { outcome: 'captured', record: recordFromRow(rows[0]) }
       : { outcome: 'unchanged' };
@@ -233,78 +224,14 @@ export class LedgerRepository {
     input: SettleInput,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<ReleaseResult> {
-    const { sql, params } = this.settlementCte({ ...input, outcome: 'release' });
-    const rows: { amount_units: number }[] = await manager.query(
-      `WITH ${sql} SELECT amount_units FROM settle_balance`,
-      params,
+    const rows = await runStatement(
+      manager,
+      withRelease(billing, input, sql<boolean>`true`)
+        .selectFrom('settle_balance')
+        .select('amount_units'),
     );
     return rows[0]
       ? { outcome: 'released', amountUnits: rows[0].amount_units }
       : { outcome: 'unchanged' };
-  }
-
-  /**
-   * Capture or release as data-modifying CTEs (`settled`, one row when it
-   * settled, and `settle_…`; parameters $1 and
-   * $2, and $3 for a capture), for capture()/captureAmount()/release() and
-   * for a caller that settles in the statement that ends the task: with
-   * `when` (an SQL condition, e.g. that the caller's terminal write returned
-   * its row) nothing is settled unless it holds. A capture charges
-   * `chargeUnits` (capped at the reservation; absent or null: all of it) and
-   * returns the rest: reserved_units drops by the full reservation, while the
-   * balance, the record and the rollup use the charged amount.
-   */
-  settlementCte(
-    input: SettleInput & { outcome: 'capture' | 'release'; chargeUnits?: number | null },
-    when = 'true',
-  ): LedgerCte {
-    if (input.outcome === 'release')
-      return {
-        sql: `settled AS (
-         UPDATE billing.reservations SET state = 'released', settled_at = now()
-          WHERE task_id = $1 AND account_id = $2 AND state = 'open' AND (${when})
-          RETURNING account_id, amount_units),
-       settle_balance AS (
-         UPDATE billing.balances bal
-            SET reserved_units = bal.reserved_units - r.amount_units, updated_at = now()
-           FROM settled r
-          WHERE bal.account_id = r.account_id
-          RETURNING r.amount_units)`,
-        params: [input.taskId, input.accountId],
-        yields: 'settled',
-      };
-    return {
-      sql: `settled AS (
-         UPDATE billing.reservations SET state = 'captured', settled_at = now()
-          WHERE task_id = $1 AND account_id = $2 AND state = 'open' AND (${when})
-          RETURNING task_id, account_id, amount_units,
-                    LEAST(coalesce($3::bigint, amount_units), amount_units) AS charged_units,
-                    model, category),
-       settle_balance AS (
-         UPDATE billing.balances bal
-            SET balance_units = bal.balance_units - r.charged_units,
-                reserved_units = bal.reserved_units - r.amount_units,
-                record_count = bal.record_count + 1,
-                usage_count = bal.usage_count + 1,
-                updated_at = now()
-           FROM settled r
-          WHERE bal.account_id = r.account_id
-          RETURNING bal.balance_units, bal.record_count, bal.usage_count),
-       settle_record AS (
-         INSERT INTO billing.records
-                (account_id, seq, type_seq, type, amount_units, balance_after_units, model, category, task_id)
-         SELECT r.account_id, b.record_count, b.usage_count, 'usage', -r.charged_units, b.balance_units,
-                r.model, r.category, r.task_id
-           FROM settled r, settle_balance b
-         RETURNING *),
-       settle_rollup AS (
-         INSERT INTO billing.usage_daily (account_id, day, category, tasks, cost_units)
-         SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, category, 1, -amount_units FROM settle_record
-         ON CONFLICT (account_id, day, category) DO UPDATE
-            SET tasks = billing.usage_daily.tasks + 1,
-                cost_units = billing.usage_daily.cost_units + EXCLUDED.cost_units)`,
-      params: [input.taskId, input.accountId, input.chargeUnits ?? null],
-      yields: 'settled',
-    };
   }
 }

@@ -21,17 +21,6 @@ export interface SettleInput {
   accountId: string;
 }
 
-/**
- * Ledger writes as data-modifying CTEs for a statement another domain runs
- * (a submit, a run's terminal write): parameters numbered from $1; `yields`
- * names the CTE that has a row when the write happened.
- */
-export interface LedgerCte {
-  sql: string;
-  params: unknown[];
-  yields: string;
-}
-
 /** `unchanged`: no open reservation for that task (unknown, or settled before). */
 export type CaptureResult =
   { outcome: 'captured'; record: BillingRecordEntity } | { outcome: 'unchanged' };

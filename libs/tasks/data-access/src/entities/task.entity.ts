@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
+import type { TaskStatus } from '../task-status';
 
 /** Per-stage durations in milliseconds (docs/interface.md, "Task result"). */
 export interface TaskTimings {

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { runStatement, statementsOf } from '@genhub/database';
+import type { DB as TasksTables } from '../generated/schema.types';
+
+const tasks = statementsOf<TasksTables>();
 
 export interface OutboxItem {
   jobName: string;
@@ -12,32 +16,6 @@ export interface OutboxRow extends OutboxItem {
 }
 
 /**
- * A data-modifying CTE named `name` that writes `items` (given as ONE jsonb
- * parameter, see outboxParam) once per row of `source`: the outbox rows of a
- * state change written by the statement that makes the change. `payload`
- * may rewrite each item's payload (`j.payload`) from the source row.
- */
-export function outboxInsertCte(
-  name: string,
-  source: string,
-  param: number,
-  payload = 'j.payload',
-): string {
-  return `${name} AS (
-    INSERT INTO tasks.outbox (job_name, job_id, payload)
-    SELECT j.job_name, j.job_id, ${payload}
-      FROM ${source}, jsonb_to_recordset($${param}::jsonb) AS j(job_name text, job_id text, payload jsonb)
-    RETURNING id, job_name AS "jobName", job_id AS "jobId", payload)`;
-}
-
-/** The parameter for outboxInsertCte. */
-export function outboxParam(items: OutboxItem[]): string {
-  return JSON.stringify(
-    items.map((i) => ({ job_name: i.jobName, job_id: i.jobId, payload: i.payload })),
-  );
-}
-
-/**
  * The transactional outbox: rows are written in the transaction of the state
  * change they announce and moved to BullMQ by the relay.
  */
@@ -46,9 +24,20 @@ export class OutboxRepository {
   /** Writes `items` in the caller's transaction; returns the rows for OutboxRelay.handOver. */
   async add(manager: EntityManager, items: OutboxItem[]): Promise<OutboxRow[]> {
     if (!items.length) return [];
-    return manager.query(`WITH ${outboxInsertCte('o', '(SELECT 1) AS one', 1)} SELECT * FROM o`, [
-      outboxParam(items),
-    ]);
+    const rows = await runStatement(
+      manager,
+      tasks
+        .insertInto('tasks.outbox')
+        .values(
+          items.map((i) => ({
+            job_name: i.jobName,
+            job_id: i.jobId,
+            payload: JSON.stringify(i.payload),
+          })),
+        )
+        .returning('id'),
+    );
+    return rows.map((row, n) => ({ ...items[n], id: row.id }));
   }
 
   /**

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KeysetPosition } from '@genhub/database';
 import type { TaskTimings } from '../entities/task.entity';
-import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
+import type { TaskStatus } from '../task-status';
 
 /** Where a page starts: after the task with this (created_at, id), newest first. */
 export type HistoryPosition = KeysetPosition;

@@ -1,6 +1,6 @@
 import { isUUID } from 'class-validator';
 import { TaskEntity, type TaskTimings } from '../entities/task.entity';
-import type { TaskStatus } from '../lifecycle/task-lifecycle.util';
+import type { TaskStatus } from '../task-status';
 
 /** A `tasks.tasks` row as PostgreSQL returns it. */
 export interface TaskRow {

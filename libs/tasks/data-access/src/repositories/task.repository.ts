@@ -3,9 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@genhub/database';
 import { TaskEntity, TaskTimings } from '../entities/task.entity';
-import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle.util';
-import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
-import { shiftParams, SqlFragment, StatementTexts } from './sql-fragment.util';
+import type { TaskStatus } from '../task-status';
 import {
   isTaskId,
   TASK_COLUMNS,
@@ -13,25 +11,6 @@ import {
   type TaskResultFields,
   type TaskRow,
 } from './task-row.mapper';
-import type {
-  CompletedFields,
-  CreatedTask,
-  FailedFields,
-  FinishedTask,
-  FinishingRun,
-  JoinedWrites,
-  NewTask,
-} from './task-writes.types';
-
-/** The columns a terminal write returns (FinishedRow). */
-type FinishedRowColumns = Pick<
-  TaskRow,
-  'id' | 'status' | 'code' | 'error' | 'attempt' | 'started_at' | 'finished_at'
->;
-
-/** A version-2 run job's payload gets the new row's `created_at` (its other fields come from the caller). */
-const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'
-      THEN jsonb_set(j.payload, '{task,createdAt}', to_jsonb(t.created_at)) ELSE j.payload END`;
 
 /**
  * Tasks. Reads by id are scoped by account; every status write is one
@@ -40,60 +19,7 @@ const STAMP_CREATED_AT = `CASE WHEN j.payload ? 'task'
  */
 @Injectable()
 export class TaskRepository {
-  /** The terminal statement's text per shape (status, claim, joined writes). */
-  private readonly terminalStatements = new StatementTexts();
-
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /**
-   * ONE statement (one round trip, no BEGIN/COMMIT): `reservation` — CTEs
-   * numbered from $1 whose `yields` CTE has a row only when the price was
-   * reserved —
-   * then the `created` task and its outbox rows, written only from that row.
-   * A payload carrying the task's fixed fields (`task`, a version-2 run job)
-   * gets the row's `created_at` in it. Undefined when nothing was reserved
-   * (and so nothing was written). The balance row stays locked for this one
-   * statement only.
-   */
-  async insertReserved(
-    reservation: SqlFragment,
-    task: NewTask,
-    announce: OutboxItem[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<CreatedTask | undefined> {
-    const n = reservation.params.length;
-    const p = (i: number) => `$${n + i}`;
-    const rows = await preparedQuery<{ created_at: Date; outbox: OutboxRow[] }[]>(
-      manager,
-      `WITH ${reservation.sql},
-       t AS (
-         INSERT INTO tasks.tasks (id, account_id, model, channel, category, input, webhook_url,
-           output_prefix, price_units, time_limit_ms, idempotency_key, request_hash)
-         SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)},
-                ${p(8)}, ${p(9)}::bigint, ${p(10)}::int, ${p(11)}, ${p(12)}
-           FROM ${reservation.yields}
-         RETURNING created_at),
-       ${outboxInsertCte('o', 't', n + 13, STAMP_CREATED_AT)}
-       SELECT t.created_at, (SELECT coalesce(json_agg(o), '[]') FROM o) AS outbox FROM t`,
-      [
-        ...reservation.params,
-        task.id,
-        task.accountId,
-        task.model,
-        task.channel,
-        task.category,
-        JSON.stringify(task.input),
-        task.webhookUrl,
-        task.outputPrefix,
-        task.priceUnits,
-        task.timeLimitMs,
-        task.idempotencyKey ?? null,
-        task.requestHash ?? null,
-        outboxParam(announce),
-      ],
-    );
-    return rows[0] ? { createdAt: rows[0].created_at, outbox: rows[0].outbox } : undefined;
-  }
 
   /** The caller's own task, unless deleted; undefined for unknown, foreign or malformed ids. */
   async findOwnedTask(accountId: string, id: string): Promise<TaskEntity | undefined> {
@@ -161,6 +87,20 @@ export class TaskRepository {
     return rows[0] ? taskFromRow(rows[0]) : undefined;
   }
 
+  /** Frees an Idempotency-Key used before `before` (an expired key may be used again). */
+  async detachIdempotencyKey(
+    manager: EntityManager,
+    accountId: string,
+    key: string,
+    before: Date,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE tasks.tasks SET idempotency_key = NULL
+        WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3`,
+      [accountId, key, before],
+    );
+  }
+
   /**
    * Whether this database holds the task, in any status (rows are never removed:
    * a deleted task is marked). A run job for a task it does not hold came from
@@ -174,139 +114,27 @@ export class TaskRepository {
   }
 
   /**
-   * Claims a task for a run: created → processing, or processing → processing
-   * when a stalled run is picked up again (attempt + 1, so the old run can no
-   * longer finish it). Undefined when the task is terminal or deleted.
+   * Claims a task for a run, from the statuses the lifecycle allows: created →
+   * processing, or processing → processing when a stalled run is picked up
+   * again (attempt + 1, so the old run can no longer finish it). Undefined
+   * when the task is in none of them.
    */
-  async claimForRun(id: string): Promise<TaskEntity | undefined> {
+  async claimForRun(id: string, from: readonly TaskStatus[]): Promise<TaskEntity | undefined> {
     const rows = await preparedQuery<[TaskRow[], number]>(
       this.dataSource.manager,
       `UPDATE tasks.tasks SET status = 'processing', attempt = attempt + 1, started_at = clock_timestamp()
         WHERE id = $1 AND status = ANY($2)
         RETURNING ${TASK_COLUMNS}`,
-      [id, allowedSources('processing')],
+      [id, from],
     );
     const row = rows[0]?.[0];
     return row ? taskFromRow(row) : undefined;
   }
 
   /**
-   * → completed, only for the run that holds the latest attempt (or for a run
-   * that never claimed the task, see FinishingRun); `announce` (the jobs that
-   * follow) is written by the same statement, and only if the write won.
-   */
-  async completeAnnouncing(
-    id: string,
-    run: FinishingRun,
-    fields: CompletedFields,
-    announce: OutboxItem[],
-    joined: JoinedWrites = {},
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'completed', id, run, announce, joined, [
-      `code = 0, error = NULL, outputs = $5, output_keys = $6, timings = $7`,
-      [
-        JSON.stringify(fields.outputs),
-        JSON.stringify(fields.outputKeys),
-        JSON.stringify(fields.timings),
-      ],
-    ]);
-  }
-
-  /** → failed, only for the run the caller names (FinishingRun; `null`: whatever the attempt). */
-  async failAnnouncing(
-    id: string,
-    run: FinishingRun,
-    fields: FailedFields,
-    announce: OutboxItem[],
-    joined: JoinedWrites = {},
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<FinishedTask | undefined> {
-    return this.finish(manager, 'failed', id, run, announce, joined, [
-      `code = $5, error = $6, outputs = '[]'::jsonb, timings = $7`,
-      [fields.code, fields.error, fields.timings ? JSON.stringify(fields.timings) : null],
-    ]);
-  }
-
-  /**
-   * ONE statement: the conditional terminal update and, if it won, the outbox
-   * rows and the joined writes of other domains (the settlement, the webhook
-   * delivery), each given the condition "the update won". A run that never
-   * claimed the task claims it here: only from `created` (attempt 0, so no
-   * claim happened meanwhile), taking attempt 1 and its own start time.
-   */
-  private async finish(
-    manager: EntityManager,
-    to: 'completed' | 'failed',
-    id: string,
-    run: FinishingRun,
-    announce: OutboxItem[],
-    joined: JoinedWrites,
-    [set, params]: [string, unknown[]],
-  ): Promise<FinishedTask | undefined> {
-    const unclaimed = typeof run === 'object' && run !== null;
-    // $3 is the attempt that may finish, or the start of a run that claims here.
-    const [claim, fence] = unclaimed
-      ? [`attempt = 1, started_at = $3::timestamptz, `, `attempt = 0`]
-      : ['', `($3::int IS NULL OR attempt = $3)`];
-    const own = [
-      id,
-      // The lifecycle decides whether `created` may end here (decision 0122).
-      unclaimed
-        ? allowedSources(to).filter((from) => from === TaskStatus.Created)
-        : allowedSources(to),
-      unclaimed ? run.unclaimedSince : run,
-      outboxParam(announce),
-      ...params,
-    ];
-    const won = 'EXISTS (SELECT 1 FROM t)';
-    const settlement = joined.settle?.(won);
-    const delivery = joined.deliver?.(won);
-    const fragments = [settlement, delivery].filter((f): f is SqlFragment => f !== undefined);
-    const text = this.terminalStatements.text(
-      [to, claim, set, ...fragments.map((f) => f.sql)],
-      () => {
-        // Each fragment's parameters follow the ones before it.
-        let offset = own.length;
-        const ctes = fragments.map((f) => {
-          const sql = shiftParams(f.sql, offset);
-          offset += f.params.length;
-          return `,\n       ${sql}`;
-        });
-        return `WITH t AS (
-         UPDATE tasks.tasks SET status = '${to}', finished_at = clock_timestamp(), ${claim}${set}
-          WHERE id = $1 AND status = ANY($2) AND ${fence}
-          RETURNING id, status, code, error, attempt, started_at, finished_at),
-       ${outboxInsertCte('o', 't', 4)}${ctes.join('')}
-       SELECT t.*, (SELECT coalesce(json_agg(o), '[]') FROM o) AS announced,
-              ${settlement ? `EXISTS (SELECT 1 FROM ${settlement.yields})` : 'false'} AS settled
-         FROM t`;
-      },
-    );
-    const rows = await preparedQuery<
-      (FinishedRowColumns & { announced: OutboxRow[]; settled: boolean })[]
-    >(manager, text, [...own, ...fragments.flatMap((f) => f.params)]);
-    const row = rows[0];
-    return row
-      ? {
-          task: {
-            id: row.id,
-            status: row.status,
-            code: row.code,
-            error: row.error,
-            attempt: row.attempt,
-            startedAt: row.started_at,
-            finishedAt: row.finished_at,
-          },
-          outbox: row.announced,
-          settled: row.settled,
-        }
-      : undefined;
-  }
-
-  /**
    * Marks the caller's task deleted if it is still in the state the caller
-   * saw (so the settlement decided from that state is the right one).
+   * saw (so the settlement decided from that state is the right one); the
+   * caller checks the lifecycle allows it.
    */
   async markDeleted(
     manager: EntityManager,
@@ -314,7 +142,6 @@ export class TaskRepository {
     id: string,
     from: TaskStatus,
   ): Promise<boolean> {
-    if (!canTransition(from, 'deleted')) return false;
     const rows: [unknown[], number] = await manager.query(
       `UPDATE tasks.tasks SET status = 'deleted', deleted_at = clock_timestamp()
         WHERE id = $1 AND account_id = $2 AND status = $3
@@ -339,18 +166,21 @@ export class TaskRepository {
 
   /**
    * Tasks stuck beyond their own time limit plus `graceMs` (the stuck-task
-   * sweeper): `processing` for that long since their last claim, or still
-   * `created` that long after submit (their job was lost or gave up). Reads
-   * the small partial index of open tasks.
+   * sweeper): open (`processing`) for that long since their last claim, or
+   * (`created`) that long after submit (their job was lost or gave up).
    */
-  async findStuck(graceMs: number, limit: number): Promise<TaskEntity[]> {
+  async findStuck(
+    open: readonly TaskStatus[],
+    graceMs: number,
+    limit: number,
+  ): Promise<TaskEntity[]> {
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks
-        WHERE status IN ('created', 'processing')
+        WHERE status = ANY($3)
           AND coalesce(started_at, created_at)
               + make_interval(secs => (time_limit_ms + $1::bigint) / 1000.0) < clock_timestamp()
         ORDER BY created_at LIMIT $2`,
-      [graceMs, limit],
+      [graceMs, limit, open],
     );
     return rows.map(taskFromRow);
   }

@@ -89,26 +89,6 @@ function stateFromRow(row: DeliveryRow): DeliveryState {
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /**
-   * The delivery a run's terminal statement opens, with the body every attempt
-   * will send, as a CTE for that statement (parameters $1–$4, only when `when`
-   * holds); its `yields` CTE has a row when it was opened.
-   */
-  deliveryCte(
-    input: { taskId: string; accountId: string; url: string; body: string },
-    when: string,
-  ): { sql: string; params: unknown[]; yields: string } {
-    return {
-      sql: `delivery_opened AS (
-         INSERT INTO webhooks.deliveries (task_id, account_id, url, body)
-         SELECT $1::uuid, $2::uuid, $3, $4 WHERE (${when})
-         ON CONFLICT (task_id) DO NOTHING
-         RETURNING task_id)`,
-      params: [input.taskId, input.accountId, input.url, input.body],
-      yields: 'delivery_opened',
-    };
-  }
-
   /** The delivery's current state, as the terminal statement (or a replay) opened it. */
   async findDelivery(taskId: string, accountId: string): Promise<DeliveryState | undefined> {
     if (!isUUID(taskId) || !isUUID(accountId)) return undefined;

@@ -68,30 +68,23 @@ export class DeliverWebhookUseCase {
       if (wait > 0) return { kind: 'deferred', retryInMs: wait };
     }
 
-    // Version 2 jobs carry ids: the URL and body are in the delivery the run's
-    // terminal statement opened. Version 1 jobs carry them (and open the delivery).
-    const opened = job.v === 1 ? undefined : await this.openedDelivery(job);
-    if (job.v !== 1 && !opened) return { kind: 'skipped' };
-    const url = opened?.url ?? (job.url as string);
-    const release = await this.hosts.acquire(hostOf(url));
+    // The job carries ids: the URL and body are in the delivery the run's
+    // terminal statement opened.
+    const opened = await this.openedDelivery(job);
+    if (!opened) return { kind: 'skipped' };
+    const release = await this.hosts.acquire(hostOf(opened.url));
     if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
     try {
-      // The secret is looked up alongside (usually a cache hit): one round trip
-      // less before the request leaves, which is what the receiver waits for.
-      const [delivery, secret] = await Promise.all([
-        opened ??
-          this.deliveries.openDelivery({ taskId: job.taskId, accountId: job.accountId, url }),
-        this.secrets.secretFor(job.accountId),
-      ]);
-      if (!delivery || delivery.status !== 'pending') return { kind: 'skipped' };
-      const body = job.v === 1 ? (job.body ?? JSON.stringify(job.payload)) : delivery.body;
+      const delivery = opened;
+      const secret = await this.secrets.secretFor(job.accountId);
+      const body = delivery.body;
       if (body === null) return { kind: 'skipped' };
       if (delivery.attempts >= attempt) {
         // Re-run after a crash between recording this attempt and enqueueing the next:
         // enqueue it again (same job id, so at most one exists).
         if (delivery.attempts === attempt) {
           const next = afterFailedAttempt(attempt, delays, firstAttempt);
-          if (next.retry) await this.enqueue(job, body, next.nextAttempt, next.delayMs);
+          if (next.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
         }
         return { kind: 'skipped' };
       }
@@ -125,7 +118,7 @@ export class DeliverWebhookUseCase {
       });
       if (!recorded) return { kind: 'skipped' };
       // Enqueued only now, so the delay counts from the end of this attempt.
-      if (next?.retry) await this.enqueue(job, body, next.nextAttempt, next.delayMs);
+      if (next?.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
       return {
         kind: 'attempted',
         attempt,
@@ -141,20 +134,14 @@ export class DeliverWebhookUseCase {
     }
   }
 
-  /** A version 2 job's delivery, as the terminal statement (or a replay) opened it. */
+  /** The job's delivery, as the terminal statement (or a replay) opened it, while pending. */
   private async openedDelivery(job: DeliverWebhookJob): Promise<DeliveryState | undefined> {
     const delivery = await this.deliveries.findDelivery(job.taskId, job.accountId);
     return delivery?.status === 'pending' ? delivery : undefined;
   }
 
-  private async enqueue(
-    job: DeliverWebhookJob,
-    body: string,
-    attempt: number,
-    delayMs: number,
-  ): Promise<void> {
-    // Version 1 retries keep carrying the bytes of attempt 1; version 2 reads them from the delivery.
-    const data: DeliverWebhookJob = job.v === 1 ? { ...job, attempt, body } : { ...job, attempt };
+  private async enqueue(job: DeliverWebhookJob, attempt: number, delayMs: number): Promise<void> {
+    const data: DeliverWebhookJob = { ...job, attempt };
     await this.queue.add(JobName.DeliverWebhook, data, {
       ...JOB_OPTIONS[JobName.DeliverWebhook],
       jobId: attemptJobId(job.taskId, attempt),

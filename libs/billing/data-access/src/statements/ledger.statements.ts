@@ -1,0 +1,213 @@
+import { sql, type Expression, type QueryCreator, type SqlBool } from 'kysely';
+import type { DB as BillingTables } from '../generated/schema.types';
+import type { ReserveInput, SettleInput } from '../repositories/ledger.types';
+
+export type { BillingTables };
+
+/**
+ * The ledger's writes as steps (data-modifying CTEs) of a statement, typed
+ * on the billing tables. The ledger runs them on their own; the task engine
+ * composes them into the statement that creates or ends a task, so a task's
+ * money moves in that task's one statement (decision 0132).
+ */
+
+/**
+ * Reserves a task's price: `reserved` has one row when the balance covered
+ * it (and it is now reserved), none (and nothing written) otherwise.
+ */
+export function withReservation(statement: QueryCreator<BillingTables>, input: ReserveInput) {
+  return statement
+    .with('reserved_balance', (db) =>
+      db
+        .updateTable('billing.balances')
+        .set((eb) => ({
+          reserved_units: eb('reserved_units', '+', input.amountUnits),
+          updated_at: sql`now()`,
+        }))
+        .where('account_id', '=', input.accountId)
+        .where((eb) =>
+          eb(eb('balance_units', '-', eb.ref('reserved_units')), '>=', input.amountUnits),
+        )
+        .returning('account_id'),
+    )
+    .with('reserved', (db) =>
+      db
+        .insertInto('billing.reservations')
+        .columns(['task_id', 'account_id', 'amount_units', 'model', 'category'])
+        .expression((eb) =>
+          eb
+            .selectFrom('reserved_balance')
+            .select([
+              eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
+              'reserved_balance.account_id',
+              eb.cast<number>(eb.val(input.amountUnits), 'int8').as('amount_units'),
+              eb.cast<string>(eb.val(input.model), 'text').as('model'),
+              eb.cast<string>(eb.val(input.category), 'text').as('category'),
+            ]),
+        )
+        .returning('task_id'),
+    );
+}
+
+export interface SettlementStep extends SettleInput {
+  outcome: 'capture' | 'release';
+  /** A capture's charge, capped at the reservation; absent or null: all of it. */
+  chargeUnits?: number | null;
+}
+
+/**
+ * Captures or releases the task's reservation, only while it is open and
+ * only when `when` holds (the caller's terminal write won): `settled` has a
+ * row when it settled. A capture charges `chargeUnits` and returns the rest;
+ * the balance, the usage record and the daily rollup follow from `settled`
+ * (`settle_record` holds the record).
+ */
+export function withSettlement(
+  statement: QueryCreator<BillingTables>,
+  input: SettlementStep,
+  when: Expression<SqlBool> = sql<boolean>`true`,
+): QueryCreator<BillingTables & SettledStep> {
+  return input.outcome === 'release'
+    ? withRelease(statement, input, when)
+    : withCapture(statement, input, when);
+}
+
+/** What a reservation step yields: `reserved`, a row when the price was reserved. */
+export interface ReservedStep {
+  reserved_balance: { account_id: string };
+  reserved: { task_id: string };
+}
+
+/** What a settlement step yields to the statement around it: `settled`, a row when it settled. */
+export interface SettledStep {
+  settled: { account_id: string };
+}
+
+export function withRelease(
+  statement: QueryCreator<BillingTables>,
+  input: SettleInput,
+  when: Expression<SqlBool>,
+) {
+  return statement
+    .with('settled', (db) =>
+      db
+        .updateTable('billing.reservations')
+        .set({ state: 'released', settled_at: sql`now()` })
+        .where('task_id', '=', input.taskId)
+        .where('account_id', '=', input.accountId)
+        .where('state', '=', 'open')
+        .where(when)
+        .returning(['account_id', 'amount_units']),
+    )
+    .with('settle_balance', (db) =>
+      db
+        .updateTable('billing.balances as bal')
+        .from('settled as r')
+        .set((eb) => ({
+          reserved_units: eb('bal.reserved_units', '-', eb.ref('r.amount_units')),
+          updated_at: sql`now()`,
+        }))
+        .whereRef('bal.account_id', '=', 'r.account_id')
+        .returning('r.amount_units'),
+    );
+}
+
+export function withCapture(
+  statement: QueryCreator<BillingTables>,
+  input: SettleInput & { chargeUnits?: number | null },
+  when: Expression<SqlBool>,
+) {
+  return statement
+    .with('settled', (db) =>
+      db
+        .updateTable('billing.reservations')
+        .set({ state: 'captured', settled_at: sql`now()` })
+        .where('task_id', '=', input.taskId)
+        .where('account_id', '=', input.accountId)
+        .where('state', '=', 'open')
+        .where(when)
+        .returning((eb) => [
+          'task_id',
+          'account_id',
+          'amount_units',
+          'model',
+          'category',
+          eb
+            .fn<number>('least', [
+              eb.fn.coalesce(
+                eb.cast<number | null>(eb.val(input.chargeUnits ?? null), 'int8'),
+                eb.ref('amount_units'),
+              ),
+              eb.ref('amount_units'),
+            ])
+            .as('charged_units'),
+        ]),
+    )
+    .with('settle_balance', (db) =>
+      db
+        .updateTable('billing.balances as bal')
+        .from('settled as r')
+        .set((eb) => ({
+          balance_units: eb('bal.balance_units', '-', eb.ref('r.charged_units')),
+          reserved_units: eb('bal.reserved_units', '-', eb.ref('r.amount_units')),
+          record_count: eb('bal.record_count', '+', 1),
+          usage_count: eb('bal.usage_count', '+', 1),
+          updated_at: sql`now()`,
+        }))
+        .whereRef('bal.account_id', '=', 'r.account_id')
+        .returning(['bal.balance_units', 'bal.record_count', 'bal.usage_count']),
+    )
+    .with('settle_record', (db) =>
+      db
+        .insertInto('billing.records')
+        .columns([
+          'account_id',
+          'seq',
+          'type_seq',
+          'type',
+          'amount_units',
+          'balance_after_units',
+          'model',
+          'category',
+          'task_id',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom(['settled as r', 'settle_balance as b'])
+            .select((s) => [
+              'r.account_id',
+              'b.record_count',
+              'b.usage_count',
+              sql<string>`'usage'`.as('type'),
+              s.neg(s.ref('r.charged_units')).as('amount_units'),
+              'b.balance_units',
+              'r.model',
+              'r.category',
+              'r.task_id',
+            ]),
+        )
+        .returningAll(),
+    )
+    .with('settle_rollup', (db) =>
+      db
+        .insertInto('billing.usage_daily')
+        .columns(['account_id', 'day', 'category', 'tasks', 'cost_units'])
+        .expression((eb) =>
+          eb
+            .selectFrom('settle_record')
+            .select([
+              'account_id',
+              sql<string>`(created_at AT TIME ZONE 'UTC')::date`.as('day'),
+              'category',
+              sql<number>`1`.as('tasks'),
+              sql<number>`-amount_units`.as('cost_units'),
+            ]),
+        )
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'day', 'category']).doUpdateSet((eb) => ({
+            tasks: eb('billing.usage_daily.tasks', '+', 1),
+            cost_units: eb('billing.usage_daily.cost_units', '+', eb.ref('excluded.cost_units')),
+          })),
+        ),
+    );
+}

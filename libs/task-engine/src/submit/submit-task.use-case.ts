@@ -1,0 +1,297 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { SecurityConfig, TaskConfig } from '@genhub/config';
+import { type SubmitAckDto, validationFindings } from '@genhub/contracts/server';
+import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
+import { LedgerRepository } from '@genhub/billing-data-access';
+import { GroupCommit } from '@genhub/database';
+import { currencySymbol, formatAmount } from '@genhub/money';
+import { METRICS, MetricsService } from '@genhub/observability';
+import { checkOutboundUrl } from '@genhub/outbound';
+import { ChannelName, Channels, ModelCatalogue, ModelDefinition } from '@genhub/providers';
+import { JobName } from '@genhub/queue';
+import { NewTask, TaskRepository } from '@genhub/tasks-data-access';
+import {
+  ContentScreen,
+  EstimatedDurationService,
+  parseOutputPrefix,
+} from '@genhub/tasks-feature';
+import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
+import { Submitted, submitStatement } from '../statements/task-engine.statements';
+import { ACCOUNT_LINES } from '../task-engine.constants';
+import { runJob } from './run-job';
+
+export interface SubmitTaskInput {
+  accountId: string;
+  provider: string;
+  model: string;
+  runType: string;
+  body: unknown;
+  webhook?: string;
+  prefix?: string;
+  /** Idempotency-Key header (issue 10). */
+  idempotencyKey?: string;
+  /** The HTTP request id, carried in the run job so worker log lines name it. */
+  requestId?: string;
+}
+
+/** The submit acknowledgement, as the contracts shape it. */
+export type SubmitTaskResult = SubmitAckDto;
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const MAX_WEBHOOK_URL = 2048;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+/**
+ * POST /v1/{provider}/{model}/{run_type}. Checks in the documented order
+ * (provider, model, body, content, webhook, prefix), then ONE statement:
+ * the reservation, the task row and its RunTask outbox row (with an
+ * Idempotency-Key, one transaction that first detaches an expired key). The
+ * answer is sent only after that commit; the job is handed to the relay,
+ * which enqueues it at once (the outbox row is the safety net).
+ */
+@Injectable()
+export class SubmitTaskUseCase {
+  private readonly screen: ContentScreen;
+  /**
+   * Reservations in flight per account from this process: the rest of an
+   * account's submits wait here, not on its balance row's lock, and those
+   * that waited together are reserved in one transaction,
+   * each in arrival order with its own answer (group commit, decision 0118).
+   */
+  private readonly accountLines: GroupCommit;
+  private readonly reservations: Record<'reserved' | 'insufficient', { inc(): void }>;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly catalogue: ModelCatalogue,
+    private readonly tasks: TaskRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly relay: OutboxRelay,
+    private readonly estimates: EstimatedDurationService,
+    private readonly security: SecurityConfig,
+    taskConfig: TaskConfig,
+    metrics: MetricsService,
+  ) {
+    this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
+    this.accountLines = new GroupCommit(dataSource, ACCOUNT_LINES);
+    const counter = metrics.counter(METRICS.reservations);
+    this.reservations = {
+      reserved: counter.labels('reserved'),
+      insufficient: counter.labels('insufficient'),
+    };
+  }
+
+  async execute(input: SubmitTaskInput): Promise<SubmitTaskResult> {
+    if (!this.catalogue.hasProvider(input.provider))
+      throw new AppException('unknown_provider', {
+        message: unknownProviderMessage(input.provider),
+      });
+    const model = this.catalogue.find(`${input.provider}/${input.model}/${input.runType}`);
+    if (!model) throw new AppException('not_found');
+
+    const { body, channel } = await this.validateBody(model, input.body);
+    if (this.screen.blocks(body.prompt)) throw new AppException('content_blocked');
+    const webhookUrl = this.validateWebhook(input.webhook);
+    const prefix = parseOutputPrefix(input.prefix);
+    const key = this.validateIdempotencyKey(input.idempotencyKey);
+
+    const requestHash = key
+      ? createHash('sha256')
+          .update(JSON.stringify([model.slug, stable(body), webhookUrl, prefix]))
+          .digest('hex')
+      : null;
+    if (key) {
+      const replay = await this.replay(input.accountId, key, requestHash as string, model, channel);
+      if (replay) return replay;
+    }
+
+    const id = randomUUID();
+    const priceUnits = (model.channels[channel] ?? [])[0].priceUnits;
+    const reservation = {
+      accountId: input.accountId,
+      taskId: id,
+      amountUnits: priceUnits,
+      model: model.slug,
+      category: model.category,
+    };
+    const task: NewTask = {
+      id,
+      accountId: input.accountId,
+      model: model.slug,
+      channel,
+      category: model.category,
+      input: body,
+      webhookUrl,
+      outputPrefix: prefix,
+      priceUnits,
+      timeLimitMs: model.timeLimitMs,
+      idempotencyKey: key,
+      requestHash,
+    };
+    const announce = outboxItem({ name: JobName.RunTask, data: runJob(task.id, input.requestId) });
+    const refused = async (): Promise<never> => {
+      this.reservations.insufficient.inc();
+      const { availableUnits, currency } = await this.ledger.shortfall(input.accountId);
+      throw new AppException('insufficient_balance', {
+        message: insufficientBalanceMessage(
+          currencySymbol(currency),
+          formatAmount(availableUnits),
+          formatAmount(priceUnits),
+        ),
+      });
+    };
+    let created: Submitted;
+    try {
+      created =
+        (key
+          ? await this.accountLines.run(
+              input.accountId,
+              async (manager) => {
+                // An expired key may be used again: detach it from its old task.
+                await this.tasks.detachIdempotencyKey(
+                  manager,
+                  input.accountId,
+                  key,
+                  new Date(Date.now() - IDEMPOTENCY_WINDOW_MS),
+                );
+                return submitStatement(manager, reservation, task, announce);
+              },
+              true,
+            )
+          : // The common case: one statement (alone, no transaction around it).
+            await this.accountLines.run(input.accountId, (manager) =>
+              submitStatement(manager, reservation, task, announce),
+            )) ?? (await refused());
+    } catch (error) {
+      // Two parallel submits with one Idempotency-Key: the loser answers like a replay.
+      if (key && (error as { code?: string }).code === '23505') {
+        const replay = await this.replay(
+          input.accountId,
+          key,
+          requestHash as string,
+          model,
+          channel,
+        );
+        if (replay) return replay;
+      }
+      throw error;
+    }
+    this.reservations.reserved.inc();
+    this.relay.handOver([created.outbox]);
+    return {
+      id,
+      status: 'created',
+      estimated_duration: await this.estimates.estimate(model.slug, channel),
+    };
+  }
+
+  private async validateBody(
+    model: ModelDefinition,
+    raw: unknown,
+  ): Promise<{ body: Record<string, unknown>; channel: ChannelName }> {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new AppException('invalid_request', {
+        message: 'Invalid request body: expected a JSON object',
+      });
+    const body = raw as Record<string, unknown>;
+    const { channel: requested, ...params } = body;
+    const bad: { fields: string[]; text: string[] } = { fields: [], text: [] };
+    let channel = model.defaultChannel;
+    if (requested !== undefined) {
+      if (
+        typeof requested !== 'string' ||
+        !(Channels as readonly string[]).includes(requested) ||
+        !model.channels[requested as ChannelName]
+      ) {
+        bad.fields.push('channel');
+        bad.text.push(
+          `channel must be one of the following values: ${Object.keys(model.channels).join(', ')}`,
+        );
+      } else channel = requested as ChannelName;
+    }
+    const instance = plainToInstance(model.inputSchema, params) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    });
+    for (const finding of validationFindings(errors)) {
+      if (!bad.fields.includes(finding.field)) bad.fields.push(finding.field);
+      bad.text.push(
+        finding.constraint === 'whitelistValidation'
+          ? `${finding.field} is not a known parameter`
+          : finding.message,
+      );
+    }
+    if (bad.fields.length)
+      throw new AppException('invalid_request', {
+        message: `Invalid parameters: ${bad.text.join('; ')}`,
+        fields: bad.fields,
+      });
+    return { body, channel };
+  }
+
+  private validateWebhook(raw: string | undefined): string | null {
+    if (raw === undefined) return null;
+    const fail = (why: string): never => {
+      throw new AppException('invalid_request', {
+        message: `Invalid webhook: ${why}`,
+        fields: ['webhook'],
+      });
+    };
+    if (typeof raw !== 'string' || !raw) fail('must be an http(s) URL');
+    if (raw.length > MAX_WEBHOOK_URL) fail(`must be at most ${MAX_WEBHOOK_URL} characters`);
+    const check = checkOutboundUrl(raw, this.security.ALLOW_PRIVATE_NETWORK_URLS);
+    if (!check.ok) fail(check.reason);
+    return raw;
+  }
+
+  private validateIdempotencyKey(raw: string | undefined): string | null {
+    if (raw === undefined) return null;
+    // eslint-disable-next-line no-control-regex
+    if (!raw || raw.length > MAX_IDEMPOTENCY_KEY || /[\u0000-\u001f\u007f]/.test(raw))
+      throw new AppException('invalid_request', {
+        message: `Invalid Idempotency-Key: 1 to ${MAX_IDEMPOTENCY_KEY} printable characters`,
+      });
+    return raw;
+  }
+
+  /** The acknowledgement of an earlier submit with this key, or a 409 when the body differs. */
+  private async replay(
+    accountId: string,
+    key: string,
+    requestHash: string,
+    model: ModelDefinition,
+    channel: ChannelName,
+  ): Promise<SubmitTaskResult | undefined> {
+    const earlier = await this.tasks.findByIdempotencyKey(accountId, key);
+    if (!earlier || earlier.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS)
+      return undefined;
+    if (earlier.requestHash !== requestHash)
+      throw new AppException('conflict', {
+        message: 'Idempotency-Key was already used with a different request',
+      });
+    return {
+      id: earlier.id,
+      status: 'created',
+      estimated_duration: await this.estimates.estimate(model.slug, channel),
+    };
+  }
+}
+
+/** JSON with sorted keys, so equal bodies hash equally whatever their key order. */
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
+    );
+  return value;
+}

@@ -1,0 +1,410 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Test, TestingModule } from '@nestjs/testing';
+import type { Queue } from 'bullmq';
+import { LedgerRepository } from '@genhub/billing-data-access';
+import { SettleTaskUseCase } from '@genhub/billing-feature';
+import { BillingFeatureModule } from '@genhub/billing-feature';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  LogConfig,
+  ProvidersConfig,
+  RedisConfig,
+  PepperConfig,
+  SecurityConfig,
+  StorageConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule, databaseIdentity } from '@genhub/database';
+import type { AppException } from '@genhub/errors';
+import { ObservabilityModule } from '@genhub/observability';
+import { QueueModule, QueueName } from '@genhub/queue';
+import { TaskRepository } from '@genhub/tasks-data-access';
+import {
+  AccountBatcher,
+  GetResultUseCase,
+  RunTaskUseCase,
+  SubmitTaskUseCase,
+} from '@genhub/tasks-feature';
+import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
+import { DataSource } from 'typeorm';
+import { RecoveryQueues } from './recovery/recovery-queues.service';
+import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
+import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
+import { TaskEngineModule } from './task-engine.module';
+import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+
+/**
+ * The money table end to end (issue 18): each path a task takes, through the
+ * real submit, run, delete and billing settle, on the real ledger. The
+ * simulator's price is 1000 units (0.001 USD) per task.
+ */
+const PRICE = 1000;
+const storage = new InMemoryObjectStorage();
+
+describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', () => {
+  let moduleRef: TestingModule;
+  let submit: SubmitTaskUseCase;
+  let run: RunTaskUseCase;
+  let del: DeleteTaskUseCase;
+  let result: GetResultUseCase;
+  let settle: SettleTaskUseCase;
+  let ledger: LedgerRepository;
+  let tasks: TaskRepository;
+  let ds: DataSource;
+  let billingQueue: Queue;
+  let webhooksQueue: Queue;
+  let recoveryQueues: RecoveryQueues;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({
+          pieces: [
+            LogConfig,
+            DatabaseConfig,
+            RedisConfig,
+            StorageConfig,
+            SecurityConfig,
+            PepperConfig,
+            TaskConfig,
+            ProvidersConfig,
+          ],
+          env: { ...process.env, LOG_LEVEL: 'silent' },
+        }),
+        ObservabilityModule.forRoot('task-flow-test'),
+        DatabaseModule,
+        QueueModule.forRoot(),
+        InMemoryStorageModule.with(storage),
+        TaskEngineModule.forGateway(),
+        TaskEngineModule.forWorker(),
+        // The billing app's half: deletions settle through its SettleTask jobs.
+        BillingFeatureModule,
+      ],
+    }).compile();
+    await moduleRef.init();
+    submit = moduleRef.get(SubmitTaskUseCase);
+    run = moduleRef.get(RunTaskUseCase);
+    del = moduleRef.get(DeleteTaskUseCase);
+    result = moduleRef.get(GetResultUseCase);
+    settle = moduleRef.get(SettleTaskUseCase);
+    ledger = moduleRef.get(LedgerRepository);
+    tasks = moduleRef.get(TaskRepository);
+    ds = moduleRef.get(DataSource);
+    billingQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Billing));
+    webhooksQueue = moduleRef.get<Queue>(getQueueToken(QueueName.Webhooks));
+    recoveryQueues = await RecoveryQueues.open(
+      moduleRef.get(RedisConfig),
+      await databaseIdentity(ds, process.env.DATABASE_URL as string),
+    );
+  });
+  afterAll(async () => {
+    await recoveryQueues.close();
+    await moduleRef.close();
+  });
+
+  /** A fresh account with 10 tasks' worth of balance. */
+  async function account(): Promise<string> {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10 * PRICE });
+    return accountId;
+  }
+
+  const submitTo = (accountId: string, body: Record<string, unknown> = {}, webhook?: string) =>
+    submit.execute({
+      accountId,
+      provider: 'local',
+      model: 'simulator',
+      runType: 'test',
+      body: { prompt: 'x', ...body },
+      webhook,
+    });
+
+  /** The billing app's part of a deletion: its SettleTask job, as the billing processor runs it. */
+  async function settleDeletion(taskId: string): Promise<void> {
+    const job = await until(() => billingQueue.getJob(`settle-${taskId}`));
+    await settle.execute(job.data);
+  }
+
+  /** The reservation's state and what the account was charged. */
+  async function money(accountId: string, taskId: string) {
+    const [reservation]: { state: string }[] = await ds.query(
+      `SELECT state FROM billing.reservations WHERE task_id = $1`,
+      [taskId],
+    );
+    const balance = await ledger.balanceOf(accountId);
+    return {
+      reservation: reservation?.state,
+      charged: 10 * PRICE - (balance?.balanceUnits ?? 0),
+      reserved: balance?.reservedUnits,
+    };
+  }
+
+  it('submit reserves the price in the statement that creates the task', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'open',
+      charged: 0,
+      reserved: PRICE,
+    });
+  });
+
+  it('one account’s concurrent submits: exactly what the balance covers is reserved, the rest refused with 402, nothing written for them', async () => {
+    const accountId = await account(); // 10 tasks' worth
+    const answers = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => submitTo(accountId, { prompt: `hot ${i}` })),
+    );
+    const accepted = answers.filter((a) => a.status === 'fulfilled');
+    const refused = answers.filter((a) => a.status === 'rejected');
+    expect(accepted).toHaveLength(10);
+    expect(refused.map((r) => ((r as PromiseRejectedResult).reason as AppException).code)).toEqual(
+      Array(30).fill('insufficient_balance'),
+    );
+    const [{ tasks: taskRows, reservations }] = await ds.query(
+      `SELECT (SELECT count(*)::int FROM tasks.tasks WHERE account_id = $1) AS tasks,
+              (SELECT count(*)::int FROM billing.reservations WHERE account_id = $1) AS reservations`,
+      [accountId],
+    );
+    expect({ taskRows, reservations }).toEqual({ taskRows: 10, reservations: 10 });
+    expect(await ledger.balanceOf(accountId)).toMatchObject({
+      balanceUnits: 10 * PRICE,
+      reservedUnits: 10 * PRICE,
+    });
+  });
+
+  /**
+   * One submit's reservation through `batcher`, as the submit use case makes it:
+   * `before` holds its line (seconds) ahead of the statement, `after` holds the
+   * balance row it has just locked. Answers the amount, or `refused …`, and the
+   * transaction it ran in.
+   */
+  function reserveThrough(
+    batcher: AccountBatcher,
+    accountId: string,
+    amountUnits: number,
+    hold: { before?: number; after?: number } = {},
+  ): Promise<{ answer: number | string; tx: string }> {
+    const id = randomUUID();
+    return batcher.run(accountId, async (manager) => {
+      if (hold.before) await manager.query('SELECT pg_sleep($1)', [hold.before]);
+      const created = await tasks.insertReserved(
+        ledger.reservationCte({
+          accountId,
+          taskId: id,
+          amountUnits,
+          model: 'm/x',
+          category: 'test',
+        }),
+        {
+          id,
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'default',
+          category: 'test',
+          input: { prompt: 'x' },
+          webhookUrl: null,
+          outputPrefix: null,
+          priceUnits: amountUnits,
+          timeLimitMs: 1000,
+        },
+        [],
+        manager,
+      );
+      if (hold.after) await manager.query('SELECT pg_sleep($1)', [hold.after]);
+      const [{ tx }] = await manager.query('SELECT txid_current()::text AS tx');
+      return { answer: created ? amountUnits : `refused ${amountUnits}`, tx };
+    });
+  }
+
+  it('group commit: calls that waited together meet the balance in arrival order, each with its own answer', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 6 * PRICE });
+    const sizes: number[] = [];
+    const batcher = new AccountBatcher(ds, {
+      perLine: 1,
+      maxBatch: 64,
+      onBatch: (n) => sizes.push(n),
+    });
+    // The first holds the line while the next four arrive; they go together, in this order.
+    const answers = await Promise.all([
+      reserveThrough(batcher, accountId, PRICE, { before: 0.2 }),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, 2 * PRICE),
+      reserveThrough(batcher, accountId, PRICE),
+    ]);
+    expect(sizes).toEqual([1, 4]);
+    // 6 in all: 1, 2 and 2 reserved (1 left); the third 2 is refused, and the 1 after it still fits,
+    // as if each had run alone in this order (not "everything after the first refusal").
+    expect(answers.map((a) => a.answer)).toEqual([
+      PRICE,
+      2 * PRICE,
+      2 * PRICE,
+      `refused ${2 * PRICE}`,
+      PRICE,
+    ]);
+    expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 6 * PRICE });
+  });
+
+  it('lanes: two processes batching the same accounts in opposite arrival orders commit without a deadlock', async () => {
+    const [first, second] = [randomUUID(), randomUUID()].sort();
+    const [holderOne, holderTwo] = [randomUUID(), randomUUID()];
+    for (const accountId of [first, second, holderOne, holderTwo])
+      await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10 * PRICE });
+    // Two replicas' batchers, one lane each, whose batches hold both accounts' balance rows
+    // (reservations here; the task-worker's settlement lanes take the same rows).
+    const replica = () => new AccountBatcher(ds, { perLine: 1, lanes: 1, maxBatch: 64 });
+    const [one, two] = [replica(), replica()];
+    // A first call holds each line while the other two arrive and wait together.
+    const [a, b] = await Promise.all([
+      Promise.all([
+        reserveThrough(one, holderOne, PRICE, { before: 0.1 }),
+        reserveThrough(one, second, PRICE, { after: 0.1 }),
+        reserveThrough(one, first, PRICE, { after: 0.1 }),
+      ]),
+      Promise.all([
+        reserveThrough(two, holderTwo, PRICE, { before: 0.1 }),
+        reserveThrough(two, first, PRICE, { after: 0.1 }),
+        reserveThrough(two, second, PRICE, { after: 0.1 }),
+      ]),
+    ]);
+    // Each batch took the rows in account order, so one waited for the other instead of
+    // deadlocking (PostgreSQL would abort one after deadlock_timeout and it would re-run call by call).
+    expect(a[1].tx).toBe(a[2].tx);
+    expect(b[1].tx).toBe(b[2].tx);
+    expect([...a, ...b].map((r) => r.answer)).toEqual(Array(6).fill(PRICE));
+    for (const accountId of [first, second])
+      expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 2 * PRICE });
+  });
+
+  it('completed: captured once, in the run’s terminal statement', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('completed');
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'captured',
+      charged: PRICE,
+      reserved: 0,
+    });
+  });
+
+  it('failed: released, nothing charged', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, { fail_code: 1405 });
+    await run.execute({ taskId: ack.id });
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+  });
+
+  it('deleted while created: released', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await del.execute({ accountId, taskId: ack.id });
+    await settleDeletion(ack.id);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+    expect((await run.execute({ taskId: ack.id })).outcome).toBe('skipped');
+  });
+
+  it('deleted while processing: captured, and the run aborted', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, { duration_ms: 60_000 });
+    const running = run.execute({ taskId: ack.id }).then((r) => r.outcome);
+    await until(
+      async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
+    );
+    await del.execute({ accountId, taskId: ack.id });
+    expect(await running).toBe('deleted');
+    await settleDeletion(ack.id);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'captured',
+      charged: PRICE,
+      reserved: 0,
+    });
+  });
+
+  it('deleted after completing or failing: settled once by the run, never again', async () => {
+    const accountId = await account();
+    const done = await submitTo(accountId, { num_outputs: 2 });
+    await run.execute({ taskId: done.id });
+    expect([...storage.objects.keys()].filter((k) => k.includes(done.id))).toHaveLength(2);
+    await del.execute({ accountId, taskId: done.id });
+    expect([...storage.objects.keys()].filter((k) => k.includes(done.id))).toEqual([]);
+    const failed = await submitTo(accountId, { fail_code: 1405 });
+    await run.execute({ taskId: failed.id });
+    await del.execute({ accountId, taskId: failed.id });
+    await sleep(100);
+    expect(await billingQueue.getJob(`settle-${done.id}`)).toBeUndefined();
+    expect(await billingQueue.getJob(`settle-${failed.id}`)).toBeUndefined();
+    expect(await money(accountId, done.id)).toMatchObject({ reservation: 'captured' });
+    expect(await money(accountId, failed.id)).toMatchObject({ reservation: 'released' });
+    expect((await money(accountId, done.id)).charged).toBe(PRICE);
+    await expect(result.execute({ accountId, taskId: done.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('recovered: a deletion whose settle job Redis lost is settled by tasks:requeue as the rules say', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await del.execute({ accountId, taskId: ack.id });
+    const lost = await until(() => billingQueue.getJob(`settle-${ack.id}`));
+    await lost.remove(); // Redis lost it
+    expect(await money(accountId, ack.id)).toMatchObject({ reservation: 'open' });
+    const report = await new RequeueOpenTasksUseCase(ds, recoveryQueues).execute({
+      dryRun: false,
+    });
+    expect(report.unsettled_tasks.requeued).toBeGreaterThanOrEqual(1);
+    const requeued = await until(() => billingQueue.getJob(`settle-${ack.id}`));
+    expect(requeued.data).toMatchObject({ taskId: ack.id, outcome: 'release' });
+    await settle.execute(requeued.data);
+    expect(await money(accountId, ack.id)).toEqual({
+      reservation: 'released',
+      charged: 0,
+      reserved: 0,
+    });
+  });
+
+  it('replayed: a fresh webhook round for a lost delivery settles nothing again', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId, {}, 'https://example.com/hook');
+    await run.execute({ taskId: ack.id });
+    const lost = await until(() => webhooksQueue.getJob(`webhook-${ack.id}`));
+    await lost.remove(); // Redis lost the delivery job
+    // Its handed-over outbox row is gone too (deleted within HANDOVER_DELETE_MS).
+    await until(async () => {
+      const rows: unknown[] = await ds.query(
+        `SELECT 1 FROM tasks.outbox WHERE payload->>'taskId' = $1`,
+        [ack.id],
+      );
+      return rows.length === 0;
+    });
+    const before = await money(accountId, ack.id);
+    expect(before).toEqual({ reservation: 'captured', charged: PRICE, reserved: 0 });
+    const report = await new ReplayWebhooksUseCase(ds, recoveryQueues).execute({
+      taskId: ack.id,
+      minAgeMs: 0,
+      dryRun: false,
+    });
+    expect(report).toMatchObject({ replayed: 1, task_ids: [ack.id] });
+    expect(await until(() => webhooksQueue.getJob(`webhook-${ack.id}-replay-1`))).toBeTruthy();
+    expect(await money(accountId, ack.id)).toEqual(before);
+  });
+
+  it('a foreign account cannot delete: 404, nothing settled', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await expect(del.execute({ accountId: randomUUID(), taskId: ack.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(await money(accountId, ack.id)).toMatchObject({ reservation: 'open' });
+  });
+});

@@ -1,9 +1,0 @@
-const preset = require('../../jest.preset.js');
-
-module.exports = {
-  ...preset,
-  displayName: 'task-flow',
-  roots: ['<rootDir>/libs/task-flow'],
-  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
-};

@@ -1,0 +1,51 @@
+import type { Expression, QueryCreator, SqlBool } from 'kysely';
+import { statementsOf } from '@genhub/database';
+import type { DB as WebhooksTables } from '../generated/schema.types';
+
+export type { WebhooksTables };
+
+/** A statement on the webhooks tables alone (the step below, run on its own). */
+export const webhooksStatements: QueryCreator<WebhooksTables> = statementsOf<WebhooksTables>();
+
+/** What the step yields to the statement around it: `delivery_opened`, a row when it opened one. */
+export interface DeliveryOpenedStep {
+  delivery_opened: { task_id: string };
+}
+
+/** The delivery a finished task's webhook needs: where, and the exact bytes of every attempt. */
+export interface DeliveryOpening {
+  taskId: string;
+  accountId: string;
+  url: string;
+  body: string;
+}
+
+/**
+ * Opens a task's webhook delivery (pending) with the body every attempt will
+ * send, only when `when` holds (the terminal write won), as a step of the
+ * statement that ends the task (decision 0105); `delivery_opened` has a row
+ * when it was opened.
+ */
+export function withDeliveryOpened(
+  statement: QueryCreator<WebhooksTables>,
+  input: DeliveryOpening,
+  when: Expression<SqlBool>,
+): QueryCreator<WebhooksTables & DeliveryOpenedStep> {
+  return statement.with('delivery_opened', (db) =>
+    db
+      .insertInto('webhooks.deliveries')
+      .columns(['task_id', 'account_id', 'url', 'body'])
+      .expression(
+        db
+          .selectNoFrom((eb) => [
+            eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
+            eb.cast<string>(eb.val(input.accountId), 'uuid').as('account_id'),
+            eb.cast<string>(eb.val(input.url), 'text').as('url'),
+            eb.cast<string>(eb.val(input.body), 'text').as('body'),
+          ])
+          .where(when),
+      )
+      .onConflict((oc) => oc.column('task_id').doNothing())
+      .returning('task_id'),
+  );
+}
