@@ -1,4 +1,4 @@
-import { type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
+import { isTerminalResult, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
 import { useMutation, useMutationState, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { dataOf } from '../common/api-error.util';
@@ -67,7 +67,7 @@ export function Playground() {
       const id = data.id;
       setProgress({
         id,
-        status: data.status === 'completed' || data.status === 'failed' ? data.status : 'created',
+        status: isTerminalResult(data) ? data.status : 'created',
       });
       for await (const event of taskEvents(client, id, { signal: controller.signal })) {
         if (event.event === 'queue')
