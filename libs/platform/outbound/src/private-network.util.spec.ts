@@ -1,4 +1,4 @@
-import { checkOutboundUrl, guardedLookup, isPrivateAddress } from './private-network.guard';
+import { checkOutboundUrl, guardedLookup, isPrivateAddress } from './private-network.util';
 
 describe('private-network guard', () => {
   it.each([
