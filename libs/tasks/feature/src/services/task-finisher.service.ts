@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, JobName, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
   FailedFields,

@@ -8,7 +8,7 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
-import { Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
+import { PubSubChannel as Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage, extensionForType, recogniseContent } from '@genhub/storage';
 import { TaskEntity, TaskRepository } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
