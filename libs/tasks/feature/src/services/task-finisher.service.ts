@@ -7,7 +7,7 @@ import {
   FailedFields,
   FinishingRun,
   OutboxItem,
-  TaskEntity,
+  StoredTask as TaskEntity,
   TaskRepository,
 } from '@genhub/tasks-data-access';
 import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';
