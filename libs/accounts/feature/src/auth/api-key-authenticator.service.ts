@@ -9,7 +9,7 @@ import {
 import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { PubSubChannel, PubSubService } from '@genhub/queue';
-import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.util';
+import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.service';
 import { AuthChangesPublisher } from './auth-changes.service';
 import { AuthenticatedAccount } from './authenticated-account.util';
 

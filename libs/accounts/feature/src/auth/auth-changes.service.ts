@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PubSubChannel, PubSubService } from '@genhub/queue';
-import { AUTH_CACHE_TTL_MS } from './auth-cache.util';
+import { AUTH_CACHE_TTL_MS } from './auth-cache.service';
 
 /** How often a failed auth-change notice is published again. */
 export const AUTH_REPUBLISH_MS = 1_000;
