@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
-import { BillingRecordEntity } from '../entities';
+import { StoredBillingRecord } from '../rows';
 import { recordFromRow, type RecordRow } from './billing-record-row.mapper';
 import {
   type BalanceView,
@@ -40,7 +40,7 @@ export class LedgerRepository {
   async topUp(
     input: { accountId: string; amountUnits: number },
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<BillingRecordEntity | undefined> {
+  ): Promise<StoredBillingRecord | undefined> {
     const rows: RecordRow[] = await manager.query(
       `WITH b AS (
          UPDATE billing.balances

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import { OutboxRelay, outboxItem } from '@genhub/tasks-feature';

@@ -1,4 +1,4 @@
-import type { TaskEntity, TaskTimings } from '../entities/task.entity';
+import type { StoredTask, TaskTimings } from '../rows/task.row';
 import type { OutboxRow } from './outbox.repository';
 import type { SqlFragment } from './sql-fragment.util';
 
@@ -42,7 +42,7 @@ export interface JoinedWrites {
  * read back (the input and outputs would be parsed for nothing).
  */
 export type FinishedRow = Pick<
-  TaskEntity,
+  StoredTask,
   'id' | 'status' | 'code' | 'error' | 'attempt' | 'startedAt' | 'finishedAt'
 >;
 

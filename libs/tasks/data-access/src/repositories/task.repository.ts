@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@genhub/database';
-import { TaskEntity, TaskTimings } from '../entities/task.entity';
+import { StoredTask, TaskTimings } from '../rows/task.row';
 import { allowedSources, canTransition, TaskStatus } from '../lifecycle/task-lifecycle.util';
 import { OutboxItem, OutboxRow, outboxInsertCte, outboxParam } from './outbox.repository';
 import { shiftParams, SqlFragment, StatementTexts } from './sql-fragment.util';
@@ -96,7 +96,7 @@ export class TaskRepository {
   }
 
   /** The caller's own task, unless deleted; undefined for unknown, foreign or malformed ids. */
-  async findOwnedTask(accountId: string, id: string): Promise<TaskEntity | undefined> {
+  async findOwnedTask(accountId: string, id: string): Promise<StoredTask | undefined> {
     if (!isTaskId(id)) return undefined;
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks WHERE id = $1 AND account_id = $2 AND status <> 'deleted'`,
@@ -153,7 +153,7 @@ export class TaskRepository {
     accountId: string,
     key: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<TaskEntity | undefined> {
+  ): Promise<StoredTask | undefined> {
     const rows: TaskRow[] = await manager.query(
       `SELECT * FROM tasks.tasks WHERE account_id = $1 AND idempotency_key = $2`,
       [accountId, key],
@@ -178,7 +178,7 @@ export class TaskRepository {
    * when a stalled run is picked up again (attempt + 1, so the old run can no
    * longer finish it). Undefined when the task is terminal or deleted.
    */
-  async claimForRun(id: string): Promise<TaskEntity | undefined> {
+  async claimForRun(id: string): Promise<StoredTask | undefined> {
     const rows = await preparedQuery<[TaskRow[], number]>(
       this.dataSource.manager,
       `UPDATE tasks.tasks SET status = 'processing', attempt = attempt + 1, started_at = clock_timestamp()
@@ -343,7 +343,7 @@ export class TaskRepository {
    * `created` that long after submit (their job was lost or gave up). Reads
    * the small partial index of open tasks.
    */
-  async findStuck(graceMs: number, limit: number): Promise<TaskEntity[]> {
+  async findStuck(graceMs: number, limit: number): Promise<StoredTask[]> {
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks
         WHERE status IN ('created', 'processing')

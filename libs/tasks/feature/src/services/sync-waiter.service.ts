@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, PubSubService } from '@genhub/queue';
 
 type Wake = () => void;
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, PubSubService } from '@genhub/queue';
 
 export class TaskCancelledError extends Error {
   constructor(readonly taskId: string) {

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, JobName, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
   FailedFields,
   FinishingRun,
   OutboxItem,
-  TaskEntity,
+  StoredTask as TaskEntity,
   TaskRepository,
 } from '@genhub/tasks-data-access';
 import { SETTLEMENT_PORT, SettlementPort } from '../ports/settlement.port';

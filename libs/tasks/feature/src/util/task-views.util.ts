@@ -1,6 +1,6 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { WebhookPayload } from '@genhub/queue';
-import type { TaskEntity, TaskResultFields } from '@genhub/tasks-data-access';
+import type { StoredTask as TaskEntity, TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskCode } from '@genhub/errors';
 
 /**

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@genhub/errors';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel as Channel, PubSubService } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import { TaskResultLoader } from '../task-result-loader.service';
 import { QueuePositions } from './queue-positions.service';

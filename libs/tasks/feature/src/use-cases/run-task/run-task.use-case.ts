@@ -8,9 +8,9 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
-import { Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
+import { PubSubChannel as Channel, PubSubService, RunTaskSnapshot } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage, extensionForType, recogniseContent } from '@genhub/storage';
-import { TaskEntity, TaskRepository } from '@genhub/tasks-data-access';
+import { StoredTask as TaskEntity, TaskRepository } from '@genhub/tasks-data-access';
 import { MEDIA_FETCHER, MediaFetcher } from '../../ports/media-fetcher.port';
 import { TaskCancellation, TaskCancelledError } from '../../services/task-cancellation.service';
 import { TaskFinisher } from '../../services/task-finisher.service';

@@ -1,5 +1,5 @@
 import type { RunTaskSnapshot } from '@genhub/queue';
-import { TaskEntity, TaskTimings } from '@genhub/tasks-data-access';
+import { StoredTask as TaskEntity, TaskTimings } from '@genhub/tasks-data-access';
 
 // The run's pure parts: the task from its job, the timings, output file extensions.
 
