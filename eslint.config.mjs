@@ -3,6 +3,7 @@
 // import fails `nx lint` (tools/check-boundaries proves it).
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const sameAndShared = (scope, ...more) => ({
   sourceTag: `scope:${scope}`,
@@ -240,6 +241,12 @@ export default [
         },
       ],
     },
+  },
+  {
+    // The console's components: the rules of hooks and their dependencies (the plugin's
+    // recommended set; `nx lint console` allows no warning).
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // Specs may import the testing lib (factories, test servers, in-memory fakes).

@@ -24,5 +24,12 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    rollupOptions: {
+      // TanStack Query marks its hooks "use client" for server-rendering bundlers; a static
+      // build has no server components, so the directive is dropped on purpose.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

@@ -1,31 +1,46 @@
 import type { GenhubClient } from '@genhub/contracts';
-import { lazy, Suspense } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { HashRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { Chat } from './chat/chat';
 import { History } from './history/history';
 import { Operator } from './operator/operator';
 import { Playground } from './playground/playground';
+import { SessionGate, useSession } from './session/session';
 import { SignIn } from './session/sign-in';
-import { useSession } from './session/use-session.util';
 import { apiError } from './common/api-error.util';
-import { useHashRoute } from './common/use-hash-route.util';
 
 // The chart library loads with its page, not with the first one.
 const Usage = lazy(() => import('./usage/usage'));
 
-const PAGES = ['playground', 'history', 'usage', 'chat', 'operator'] as const;
-type Page = Exclude<(typeof PAGES)[number], 'operator'>;
-const TITLES: Record<Page, string> = {
-  playground: 'Playground',
-  history: 'History',
-  usage: 'Usage',
-  chat: 'Chat',
-};
+const PAGES = [
+  { path: '/playground', title: 'Playground' },
+  { path: '/history', title: 'History' },
+  { path: '/usage', title: 'Usage' },
+  { path: '/chat', title: 'Chat' },
+] as const;
 
-/** The console: an API-key holder's pages, and apart from them (its own sign-in) the operator's. */
+/**
+ * The console: an API-key holder's pages, and apart from them (its own
+ * sign-in) the operator's. The page is in the address after `#` (`#/history`,
+ * `#/operator/accounts/<id>`), so any static host serves every page from one
+ * index.html with no rewrites; the older `#history` form opens the same page.
+ */
 export function App({ baseUrl }: { baseUrl: string }) {
-  const page = useHashRoute(PAGES, 'playground');
-  if (page === 'operator') return <Operator baseUrl={baseUrl} />;
-  return <UserConsole baseUrl={baseUrl} page={page} />;
+  // Sign-in checks run before a session (and its own cache) exists.
+  const [signInQueries] = useState(
+    () => new QueryClient({ defaultOptions: { mutations: { networkMode: 'always' } } }),
+  );
+  return (
+    <QueryClientProvider client={signInQueries}>
+      <HashRouter>
+        <Routes>
+          <Route path="/operator/*" element={<Operator baseUrl={baseUrl} />} />
+          <Route path="/*" element={<UserConsole baseUrl={baseUrl} />} />
+        </Routes>
+      </HashRouter>
+    </QueryClientProvider>
+  );
 }
 
 async function verifyApiKey(client: GenhubClient): Promise<void> {
@@ -33,47 +48,62 @@ async function verifyApiKey(client: GenhubClient): Promise<void> {
   if (error !== undefined) throw apiError(response.status, error);
 }
 
-function UserConsole({ baseUrl, page }: { baseUrl: string; page: Page }) {
-  const { client, notice, signedIn, signOut } = useSession('apiKey', baseUrl);
+function UserConsole({ baseUrl }: { baseUrl: string }) {
+  return (
+    <SessionGate
+      kind="apiKey"
+      baseUrl={baseUrl}
+      signIn={(notice, signedIn) => (
+        <SignIn
+          baseUrl={baseUrl}
+          credential="apiKey"
+          title="genhub console"
+          label="API key"
+          notice={notice}
+          verify={verifyApiKey}
+          onSignedIn={signedIn}
+        >
+          <p>
+            <Link to="/operator">Operator? Sign in with the admin token</Link>
+          </p>
+        </SignIn>
+      )}
+    >
+      <UserPages />
+    </SessionGate>
+  );
+}
 
-  if (!client)
-    return (
-      <SignIn
-        baseUrl={baseUrl}
-        credential="apiKey"
-        title="genhub console"
-        label="API key"
-        notice={notice}
-        verify={verifyApiKey}
-        onSignedIn={signedIn}
-      >
-        <p>
-          <a href="#operator">Operator? Sign in with the admin token</a>
-        </p>
-      </SignIn>
-    );
+function UserPages() {
+  const { signOut } = useSession();
   return (
     <>
       <header className="top">
         <strong>genhub console</strong>
         <nav aria-label="Main">
-          {(Object.keys(TITLES) as Page[]).map((name) => (
-            <a key={name} href={`#${name}`} aria-current={page === name ? 'page' : undefined}>
-              {TITLES[name]}
-            </a>
+          {PAGES.map(({ path, title }) => (
+            <NavLink key={path} to={path}>
+              {title}
+            </NavLink>
           ))}
         </nav>
         <button onClick={() => signOut()}>Sign out</button>
       </header>
       <main>
-        {page === 'playground' && <Playground client={client} onSignedOut={signOut} />}
-        {page === 'history' && <History client={client} onSignedOut={signOut} />}
-        {page === 'chat' && <Chat client={client} onSignedOut={signOut} />}
-        {page === 'usage' && (
-          <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-            <Usage client={client} onSignedOut={signOut} />
-          </Suspense>
-        )}
+        <Routes>
+          <Route path="/playground" element={<Playground />} />
+          <Route path="/history" element={<History />} />
+          <Route path="/chat" element={<Chat />} />
+          <Route
+            path="/usage"
+            element={
+              <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+                <Usage />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<Navigate to="/playground" replace />} />
+        </Routes>
       </main>
     </>
   );

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BuiltApp, buildAppForTest } from './built-app.util';
-import { closedPort } from './webhook-receiver.util';
+import { closedPort } from './webhook-receiver.fake';
 
 const workspaceRoot = join(__dirname, '../../..');
 

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { SecurityConfig } from '@genhub/config';
 import { MediaFetcher, OBJECT_STORAGE } from '@genhub/storage';
-import { InMemoryObjectStorage } from './in-memory-object-storage.util';
+import { InMemoryObjectStorage } from './in-memory-object-storage.adapter';
 
 /**
  * StorageModule's providers over an InMemoryObjectStorage: OBJECT_STORAGE and

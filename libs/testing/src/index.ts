@@ -1,10 +1,10 @@
 export * from './redis-cleanup.util';
 export * from './redis-topology.util';
 export * from './test-database.util';
-export * from './in-memory-object-storage.util';
+export * from './in-memory-object-storage.adapter';
 
-export * from './webhook-receiver.util';
-export * from './fake-upstreams/openai-chat.util';
+export * from './webhook-receiver.fake';
+export * from './fake-upstreams/openai-chat.fake';
 export * from './fake-upstreams';
 export * from './in-memory-storage.module';
 export * from './tcp-proxy.util';

@@ -5,7 +5,7 @@ import { type BuiltPlatform, startBuiltPlatform } from './built-platform.util';
 import { deleteQueuePrefix } from './redis-cleanup.util';
 import type { RedisTestTopology } from './redis-topology.util';
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from './test-database.util';
-import { closedPort } from './webhook-receiver.util';
+import { closedPort } from './webhook-receiver.fake';
 
 export interface LocalPlatform {
   /** `http://127.0.0.1:<port>` of the gateway. */

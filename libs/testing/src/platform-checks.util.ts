@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { type LocalPlatform, startLocalPlatform } from './local-platform.util';
 import type { RedisTestTopology } from './redis-topology.util';
 import { until } from './wait-for.util';
-import { WebhookReceiver } from './webhook-receiver.util';
+import { WebhookReceiver } from './webhook-receiver.fake';
 
 /** The four built apps, as the topology tests start them. */
 export const ALL_APPS = ['gateway', 'task-worker', 'webhook-dispatcher', 'billing'] as const;

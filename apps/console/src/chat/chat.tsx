@@ -2,92 +2,86 @@ import {
   type ChatCompletionUsage,
   type ChatMessage,
   chatCompletionStream,
-  type GenhubClient,
 } from '@genhub/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { dataOf } from '../common/api-error.util';
-import { LoadFailed, showFailure } from '../common/failure';
+import { Failure, LoadFailed } from '../common/failure';
+import { useSession } from '../session/session';
 
 /** A message of this page: always plain text. */
 type Message = ChatMessage & { content: string };
 
-interface Props {
-  client: GenhubClient;
-  onSignedOut(message: string): void;
-}
-
 /** A conversation with one of the chat models, the answer streamed as it is written. */
-export function Chat({ client, onSignedOut }: Props) {
-  const [models, setModels] = useState<string[]>();
-  const [loadError, setLoadError] = useState<string>();
-  const [model, setModel] = useState('');
+export function Chat() {
+  const { client } = useSession();
+  const listing = useQuery({
+    queryKey: ['chat-models'],
+    queryFn: async ({ signal }) =>
+      dataOf(await client.GET('/v1/models', { signal })).data.map((m) => m.id),
+  });
+  const models = listing.data;
+  const [chosen, setChosen] = useState('');
+  // Until one is chosen, the first the server lists.
+  const model = chosen || models?.[0] || '';
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState('');
   const [answer, setAnswer] = useState<string>();
   const [usage, setUsage] = useState<ChatCompletionUsage>();
-  const [error, setError] = useState<string>();
   const streaming = useRef<AbortController | undefined>(undefined);
 
-  const fail = (e: unknown, show: (message: string) => void) => showFailure(e, show, onSignedOut);
+  // A streaming answer stops when the page closes.
+  useEffect(() => () => streaming.current?.abort(), []);
 
-  async function loadModels() {
-    setLoadError(undefined);
-    try {
-      const data = dataOf(await client.GET('/v1/models'));
-      const ids = data.data.map((m) => m.id);
-      setModels(ids);
-      setModel((current) => current || ids[0] || '');
-    } catch (e) {
-      fail(e, setLoadError);
-    }
-  }
+  const ask = useMutation({
+    /** Streams the answer to `conversation`; stopped by the user, it keeps what was written. */
+    mutationFn: async (conversation: Message[]) => {
+      const controller = new AbortController();
+      streaming.current = controller;
+      let text = '';
+      setAnswer('');
+      try {
+        for await (const chunk of chatCompletionStream(
+          client,
+          { model, messages: conversation, stream_options: { include_usage: true } },
+          { signal: controller.signal },
+        )) {
+          text += chunk.choices[0]?.delta.content ?? '';
+          setAnswer(text);
+          if (chunk.usage) setUsage(chunk.usage);
+        }
+      } catch (e) {
+        if (!controller.signal.aborted) throw e;
+        return { text, stopped: true };
+      } finally {
+        setAnswer(undefined);
+        streaming.current = undefined;
+      }
+      return { text, stopped: false };
+    },
+    onSuccess: ({ text, stopped }, conversation) => {
+      if (text || !stopped) setMessages([...conversation, { role: 'assistant', content: text }]);
+    },
+    onError: (_error, conversation) => {
+      // The question goes back in the box to send again.
+      setMessages(conversation.slice(0, -1));
+      setDraft(conversation[conversation.length - 1].content);
+    },
+  });
 
-  useEffect(() => {
-    void loadModels();
-    return () => streaming.current?.abort();
-  }, [client]);
-
-  async function send(event: FormEvent) {
+  function send(event: FormEvent) {
     event.preventDefault();
     const content = draft.trim();
     if (!content || answer !== undefined) return;
     const conversation: Message[] = [...messages, { role: 'user', content }];
     setMessages(conversation);
     setDraft('');
-    setError(undefined);
     setUsage(undefined);
-    setAnswer('');
-    const controller = new AbortController();
-    streaming.current = controller;
-    let text = '';
-    try {
-      for await (const chunk of chatCompletionStream(
-        client,
-        { model, messages: conversation, stream_options: { include_usage: true } },
-        { signal: controller.signal },
-      )) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        setAnswer(text);
-        if (chunk.usage) setUsage(chunk.usage);
-      }
-      setMessages([...conversation, { role: 'assistant', content: text }]);
-    } catch (e) {
-      if (controller.signal.aborted) {
-        // Stopped by the user: keep what was written so far.
-        if (text) setMessages([...conversation, { role: 'assistant', content: text }]);
-      } else {
-        // The question stays in the box to send again.
-        setMessages(messages);
-        setDraft(content);
-        fail(e, setError);
-      }
-    } finally {
-      setAnswer(undefined);
-      streaming.current = undefined;
-    }
+    ask.mutate(conversation);
   }
 
-  if (loadError) return <LoadFailed message={loadError} onRetry={() => void loadModels()} />;
+  if (listing.error)
+    return <LoadFailed error={listing.error} onRetry={() => void listing.refetch()} />;
   if (!models) return <p aria-busy="true">Loading chat models…</p>;
   if (!models.length) return <p>No chat models are available.</p>;
 
@@ -97,7 +91,7 @@ export function Chat({ client, onSignedOut }: Props) {
       <div className="actions">
         <label>
           Model
-          <select value={model} onChange={(e) => setModel(e.target.value)}>
+          <select value={model} onChange={(e) => setChosen(e.target.value)}>
             {models.map((id) => (
               <option key={id}>{id}</option>
             ))}
@@ -158,11 +152,7 @@ export function Chat({ client, onSignedOut }: Props) {
             Stop
           </button>
         )}
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <Failure error={ask.error} />
       </form>
     </section>
   );

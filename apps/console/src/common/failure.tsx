@@ -1,21 +1,29 @@
 import { toApiError } from './api-error.util';
 
-/** Where a page sends what went wrong: a 401 signs out (with the message), the rest is shown. */
-export function showFailure(
-  error: unknown,
-  show: (message: string) => void,
-  onSignedOut: (message: string) => void,
-): void {
-  const known = toApiError(error);
-  if (known.signedOut) onSignedOut(known.message);
-  else show(known.message);
+/**
+ * What to show for a failed read or change, or nothing. A 401 needs no words
+ * here: the session's cache signs out with it (common/query-client.ts).
+ */
+export function failureMessage(...errors: unknown[]): string | undefined {
+  const error = errors.find((e) => e !== null && e !== undefined);
+  return error === undefined ? undefined : toApiError(error).message;
+}
+
+/** A failed change, announced where the page shows it. */
+export function Failure({ error }: { error: unknown }) {
+  const message = failureMessage(error);
+  return message ? (
+    <p role="alert" className="error">
+      {message}
+    </p>
+  ) : null;
 }
 
 /** A read that failed: its message, announced, and a way to try again. */
-export function LoadFailed({ message, onRetry }: { message: string; onRetry(): void }) {
+export function LoadFailed({ error, onRetry }: { error: unknown; onRetry(): void }) {
   return (
     <div role="alert" className="error">
-      <p>{message}</p>
+      <p>{failureMessage(error)}</p>
       <button onClick={onRetry}>Retry</button>
     </div>
   );
@@ -23,7 +31,7 @@ export function LoadFailed({ message, onRetry }: { message: string; onRetry(): v
 
 interface ListStateProps {
   items: readonly unknown[] | undefined;
-  error: string | undefined;
+  error: unknown;
   onRetry(): void;
   /** "Loading tasks…" */
   loading: string;
@@ -33,7 +41,7 @@ interface ListStateProps {
 
 /** A list's states before it can be shown: failed (with Retry), loading, or empty. */
 export function ListState({ items, error, onRetry, loading, empty }: ListStateProps) {
-  if (error) return <LoadFailed message={error} onRetry={onRetry} />;
+  if (error) return <LoadFailed error={error} onRetry={onRetry} />;
   if (!items) return <p aria-busy="true">{loading}</p>;
   return items.length ? null : <p>{empty}</p>;
 }

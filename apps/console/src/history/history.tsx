@@ -1,70 +1,43 @@
-import {
-  type GenhubClient,
-  listTasks,
-  type ListTasksQuery,
-  type TaskListItem,
-} from '@genhub/contracts';
-import { useEffect, useState } from 'react';
-import { ListState, showFailure } from '../common/failure';
+import { listTasks, type ListTasksQuery, type TaskListItem } from '@genhub/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ListState } from '../common/failure';
+import { TASK_STATUSES } from '../common/task-statuses';
+import { useSession } from '../session/session';
 import { TaskDetail } from './task-detail';
 
-interface Props {
-  client: GenhubClient;
-  onSignedOut(message: string): void;
-}
-
-const STATUSES = ['created', 'processing', 'completed', 'failed'] as const;
 const PAGE_SIZE = 20;
 
 /** The caller's tasks, newest first, filtered and paged; a task opens its detail. */
-export function History({ client, onSignedOut }: Props) {
+export function History() {
+  const { client } = useSession();
   const [status, setStatus] = useState<ListTasksQuery['status']>();
   const [model, setModel] = useState('');
   // The cursors of the pages before this one (the first page has none).
   const [cursors, setCursors] = useState<string[]>([]);
-  const [page, setPage] = useState<{ items: TaskListItem[]; next: string | null }>();
-  const [error, setError] = useState<string>();
   const [open, setOpen] = useState<TaskListItem>();
-  const [reload, setReload] = useState(0);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setError(undefined);
-    listTasks(
-      client,
-      {
-        limit: PAGE_SIZE,
-        include: 'input',
-        ...(status ? { status } : {}),
-        ...(model.trim() ? { model: model.trim() } : {}),
-        ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
-      },
-      { signal: controller.signal },
-    ).then(
-      (answer) => setPage({ items: answer.items, next: answer.next_cursor }),
-      (e: unknown) => {
-        if (!controller.signal.aborted) showFailure(e, setError, onSignedOut);
-      },
-    );
-    return () => controller.abort();
-  }, [client, status, model, cursors, reload, onSignedOut]);
+  const query: ListTasksQuery = {
+    limit: PAGE_SIZE,
+    include: 'input',
+    ...(status ? { status } : {}),
+    ...(model.trim() ? { model: model.trim() } : {}),
+    ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
+  };
+  const tasks = useQuery({
+    queryKey: ['tasks', 'list', query],
+    queryFn: ({ signal }) => listTasks(client, query, { signal }),
+    // A new filter or page keeps the rows shown until its own arrive.
+    placeholderData: keepPreviousData,
+  });
+  const page = tasks.data && { items: tasks.data.items, next: tasks.data.next_cursor };
 
   const refilter = (apply: () => void) => {
     apply();
     setCursors([]);
   };
 
-  if (open)
-    return (
-      <TaskDetail
-        client={client}
-        task={open}
-        onClose={(deleted) => {
-          setOpen(undefined);
-          if (deleted) setReload((n) => n + 1);
-        }}
-      />
-    );
+  if (open) return <TaskDetail task={open} onClose={() => setOpen(undefined)} />;
 
   return (
     <section aria-labelledby="history-title">
@@ -79,7 +52,7 @@ export function History({ client, onSignedOut }: Props) {
             }
           >
             <option value="">All</option>
-            {STATUSES.map((s) => (
+            {TASK_STATUSES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
@@ -91,8 +64,8 @@ export function History({ client, onSignedOut }: Props) {
       </div>
       <ListState
         items={page?.items}
-        error={error}
-        onRetry={() => setReload((n) => n + 1)}
+        error={tasks.error}
+        onRetry={() => void tasks.refetch()}
         loading="Loading tasks…"
         empty="No task matches."
       />

@@ -1,49 +1,55 @@
-import type { GenhubClient, TaskListItem, WebhookDelivery } from '@genhub/contracts';
-import { useEffect, useState } from 'react';
-import { apiError, toApiError } from '../common/api-error.util';
+import type { TaskListItem } from '@genhub/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiError } from '../common/api-error.util';
+import { Failure } from '../common/failure';
 import { OutputView } from '../playground/output-view';
+import { useSession } from '../session/session';
 
 interface Props {
-  client: GenhubClient;
   task: TaskListItem;
-  onClose(deleted: boolean): void;
+  /** Back to the list (after a delete too: the list is read again). */
+  onClose(): void;
 }
 
 /** One task: its input, timings, outputs or error, its webhook deliveries, and delete. */
-export function TaskDetail({ client, task, onClose }: Props) {
-  // null: the task has no webhook.
-  const [delivery, setDelivery] = useState<WebhookDelivery | null>();
-  const [error, setError] = useState<string>();
+export function TaskDetail({ task, onClose }: Props) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
-    client
-      .GET('/api/v3/predictions/{task_id}/webhook-deliveries', {
-        params: { path: { task_id: task.id } },
-      })
-      .then(({ data, error: refused, response }) => {
-        if (response.status === 404) return setDelivery(null);
-        if (refused !== undefined || !data) throw apiError(response.status, refused);
-        setDelivery(data.data);
-      })
-      .catch((e: unknown) => setError(toApiError(e).message));
-  }, [client, task.id]);
+  // null: the task has no webhook.
+  const deliveries = useQuery({
+    queryKey: ['tasks', task.id, 'webhook-deliveries'],
+    queryFn: async ({ signal }) => {
+      const { data, error, response } = await client.GET(
+        '/api/v3/predictions/{task_id}/webhook-deliveries',
+        { params: { path: { task_id: task.id } }, signal },
+      );
+      if (response.status === 404) return null;
+      if (error !== undefined || !data) throw apiError(response.status, error);
+      return data.data;
+    },
+  });
+  const delivery = deliveries.data;
 
-  async function remove() {
-    try {
-      const { error: refused, response } = await client.DELETE('/api/v3/predictions/{task_id}', {
+  const remove = useMutation({
+    mutationFn: async () => {
+      const { error, response } = await client.DELETE('/api/v3/predictions/{task_id}', {
         params: { path: { task_id: task.id } },
       });
-      if (refused !== undefined) throw apiError(response.status, refused);
-      onClose(true);
-    } catch (e) {
-      setError(toApiError(e).message);
-    }
-  }
+      if (error !== undefined) throw apiError(response.status, error);
+    },
+    onSuccess: async () => {
+      onClose();
+      await queryClient.invalidateQueries({ queryKey: ['tasks'] });
+    },
+  });
+  const error = remove.error ?? deliveries.error;
 
   return (
     <section aria-labelledby="detail-title" className="detail">
-      <button onClick={() => onClose(false)}>Back to the list</button>
+      <button onClick={onClose}>Back to the list</button>
       <h2 id="detail-title">
         Task <code>{task.id}</code>: <span className={`status ${task.status}`}>{task.status}</span>
       </h2>
@@ -102,16 +108,12 @@ export function TaskDetail({ client, task, onClose }: Props) {
           </ol>
         </div>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <Failure error={error} />
       <h3>Delete</h3>
       {confirming ? (
         <p>
           Delete this task? Its outputs stop working at once; processing already done is not
-          refunded. <button onClick={() => void remove()}>Yes, delete</button>{' '}
+          refunded. <button onClick={() => remove.mutate()}>Yes, delete</button>{' '}
           <button onClick={() => setConfirming(false)}>Keep it</button>
         </p>
       ) : (

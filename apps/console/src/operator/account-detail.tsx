@@ -1,95 +1,89 @@
-import type { AdminAccount as Account, GenhubClient } from '@genhub/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { apiError, dataOf } from '../common/api-error.util';
-import { LoadFailed, showFailure } from '../common/failure';
+import { Failure, LoadFailed } from '../common/failure';
+import { useSession } from '../session/session';
 import { ApiKeys } from './api-keys';
 import { OnceSecret } from './once-secret';
 
-interface Props {
-  client: GenhubClient;
-  accountId: string;
-  onBack(): void;
-  onSignedOut(message: string): void;
-}
+/** What the operator can do to an account. */
+type Change =
+  | { kind: 'top-up'; amount: number }
+  | { kind: 'suspend' }
+  | { kind: 'unsuspend' }
+  | { kind: 'rotate' };
 
 /** One account: its figures, top-up, suspend or unsuspend, a new webhook secret, its API keys. */
-export function AccountDetail({ client, accountId, onBack, onSignedOut }: Props) {
-  const [account, setAccount] = useState<Account>();
-  const [loadError, setLoadError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
+export function AccountDetail({ accountId }: { accountId: string }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const onBack = () => void navigate('/operator');
   const [amount, setAmount] = useState('');
   const [secret, setSecret] = useState<string>();
   const [confirmRotate, setConfirmRotate] = useState(false);
   const path = { params: { path: { id: accountId } } };
-  const fail = (e: unknown) => showFailure(e, setError, onSignedOut);
 
-  async function load() {
-    setLoadError(undefined);
-    try {
-      const data = dataOf(await client.GET('/admin/v1/accounts/{id}', path));
-      setAccount(data);
-    } catch (e) {
-      showFailure(e, setLoadError, onSignedOut);
-    }
-  }
+  const accountQuery = useQuery({
+    queryKey: ['accounts', 'one', accountId],
+    queryFn: async ({ signal }) =>
+      dataOf(await client.GET('/admin/v1/accounts/{id}', { ...path, signal })),
+  });
+  const account = accountQuery.data;
 
-  useEffect(() => {
-    void load();
-  }, [client, accountId]);
-
-  /** Runs one change, reads the account again, then says what it did (message and figures agree). */
-  async function change(run: () => Promise<string>) {
-    setError(undefined);
-    setDone(undefined);
-    try {
-      const message = await run();
-      await load();
-      setDone(message);
-    } catch (e) {
-      fail(e);
-    }
-  }
+  /** One change; the account is read again before it says what it did (message and figures agree). */
+  const change = useMutation({
+    mutationFn: async (what: Change): Promise<string> => {
+      switch (what.kind) {
+        case 'top-up': {
+          const data = dataOf(
+            await client.POST('/admin/v1/accounts/{id}/top-ups', {
+              ...path,
+              body: { amount: what.amount },
+            }),
+          );
+          setAmount('');
+          return `Topped up ${data.amount}; balance after: ${data.balance_after}.`;
+        }
+        case 'suspend':
+        case 'unsuspend': {
+          const { error, response } = await client.POST(
+            what.kind === 'suspend'
+              ? '/admin/v1/accounts/{id}/suspend'
+              : '/admin/v1/accounts/{id}/unsuspend',
+            path,
+          );
+          if (error !== undefined) throw apiError(response.status, error);
+          return what.kind === 'suspend'
+            ? 'Suspended: its keys are refused (403) until it is unsuspended.'
+            : 'Active again.';
+        }
+        case 'rotate': {
+          const data = dataOf(await client.POST('/admin/v1/accounts/{id}/webhook-secret', path));
+          setSecret(data.webhook_secret);
+          return 'New webhook secret: the old one no longer signs.';
+        }
+      }
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+  });
+  const done = change.isSuccess ? change.data : undefined;
 
   const topUp = (event: FormEvent) => {
     event.preventDefault();
-    void change(async () => {
-      const data = dataOf(
-        await client.POST('/admin/v1/accounts/{id}/top-ups', {
-          ...path,
-          body: { amount: Number(amount) },
-        }),
-      );
-      setAmount('');
-      return `Topped up ${data.amount}; balance after: ${data.balance_after}.`;
-    });
+    change.mutate({ kind: 'top-up', amount: Number(amount) });
+  };
+  const rotate = () => {
+    setConfirmRotate(false);
+    change.mutate({ kind: 'rotate' });
   };
 
-  const setStatus = (to: 'suspend' | 'unsuspend') =>
-    change(async () => {
-      const { error: refused, response } = await client.POST(
-        to === 'suspend' ? '/admin/v1/accounts/{id}/suspend' : '/admin/v1/accounts/{id}/unsuspend',
-        path,
-      );
-      if (refused !== undefined) throw apiError(response.status, refused);
-      return to === 'suspend'
-        ? 'Suspended: its keys are refused (403) until it is unsuspended.'
-        : 'Active again.';
-    });
-
-  const rotate = () =>
-    change(async () => {
-      setConfirmRotate(false);
-      const data = dataOf(await client.POST('/admin/v1/accounts/{id}/webhook-secret', path));
-      setSecret(data.webhook_secret);
-      return 'New webhook secret: the old one no longer signs.';
-    });
-
-  if (loadError)
+  if (accountQuery.error)
     return (
       <section>
         <button onClick={onBack}>Back to the accounts</button>
-        <LoadFailed message={loadError} onRetry={() => void load()} />
+        <LoadFailed error={accountQuery.error} onRetry={() => void accountQuery.refetch()} />
       </section>
     );
   if (!account) return <p aria-busy="true">Loading the account…</p>;
@@ -129,14 +123,14 @@ export function AccountDetail({ client, accountId, onBack, onSignedOut }: Props)
       </form>
       <div className="actions">
         {account.status === 'active' ? (
-          <button onClick={() => void setStatus('suspend')}>Suspend</button>
+          <button onClick={() => change.mutate({ kind: 'suspend' })}>Suspend</button>
         ) : (
-          <button onClick={() => void setStatus('unsuspend')}>Unsuspend</button>
+          <button onClick={() => change.mutate({ kind: 'unsuspend' })}>Unsuspend</button>
         )}
         {confirmRotate ? (
           <>
             <span>The old secret stops signing at once.</span>
-            <button onClick={() => void rotate()}>Yes, rotate</button>
+            <button onClick={rotate}>Yes, rotate</button>
             <button onClick={() => setConfirmRotate(false)}>Cancel</button>
           </>
         ) : (
@@ -148,13 +142,9 @@ export function AccountDetail({ client, accountId, onBack, onSignedOut }: Props)
           {done}
         </p>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <Failure error={change.error} />
       {secret && <OnceSecret label="Webhook secret" value={secret} />}
-      <ApiKeys client={client} accountId={account.id} onSignedOut={onSignedOut} />
+      <ApiKeys accountId={account.id} />
     </section>
   );
 }

@@ -1,62 +1,51 @@
-import type { AdminAccount as Account, GenhubClient } from '@genhub/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import type { AdminAccount as Account } from '@genhub/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { dataOf } from '../common/api-error.util';
-import { ListState, showFailure } from '../common/failure';
+import { Failure, ListState } from '../common/failure';
+import { useSession } from '../session/session';
 import { OnceSecret } from './once-secret';
 
-const CURRENCIES = ['USD', 'CNY'] as const;
-const LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
+// Keyed by the contracts' types: a currency, tier or status the API adds or
+// drops fails the console's type check here.
+const CURRENCIES = Object.keys({ USD: 0, CNY: 0 } satisfies Record<Account['currency'], 0>);
+const LEVELS = Object.keys({
+  Bronze: 0,
+  Silver: 0,
+  Gold: 0,
+  Platinum: 0,
+} satisfies Record<Account['account_level'], 0>);
+const STATUSES = Object.keys({ active: 0, suspended: 0 } satisfies Record<Account['status'], 0>);
 const PER_PAGE = 20;
 
-interface Props {
-  client: GenhubClient;
-  onOpen(accountId: string): void;
-  onSignedOut(message: string): void;
-}
+/** An account's page. */
+export const accountPath = (accountId: string) => `/operator/accounts/${accountId}`;
 
 /** The accounts, newest first, with a status filter and pages; creating one; opening one by id. */
-export function Accounts({ client, onOpen, onSignedOut }: Props) {
+export function Accounts() {
+  const { client } = useSession();
+  const navigate = useNavigate();
+  const onOpen = (accountId: string) => void navigate(accountPath(accountId));
   const [status, setStatus] = useState<'' | Account['status']>('');
   // The cursors of the pages before this one (keyset pages go forward only).
   const [cursors, setCursors] = useState<string[]>([]);
-  const [page, setPage] = useState<{ items: Account[]; next: string | null }>();
-  const [error, setError] = useState<string>();
-  const [reload, setReload] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setPage(undefined);
-    setError(undefined);
-    client
-      .GET('/admin/v1/accounts', {
-        params: {
-          query: {
-            limit: PER_PAGE,
-            ...(status ? { status } : {}),
-            ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
-          },
-        },
-        signal: controller.signal,
-      })
-      .then(dataOf)
-      .then((data) => {
-        setPage({ items: data.data, next: data.next_cursor });
-      })
-      .catch((e: unknown) => {
-        if (!controller.signal.aborted) showFailure(e, setError, onSignedOut);
-      });
-    return () => controller.abort();
-  }, [client, status, cursors, reload, onSignedOut]);
+  const query = {
+    limit: PER_PAGE,
+    ...(status ? { status } : {}),
+    ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
+  };
+  const accounts = useQuery({
+    queryKey: ['accounts', 'list', query],
+    queryFn: async ({ signal }) =>
+      dataOf(await client.GET('/admin/v1/accounts', { params: { query }, signal })),
+  });
+  const page = accounts.data && { items: accounts.data.data, next: accounts.data.next_cursor };
 
   return (
     <section aria-labelledby="accounts-title">
       <h2 id="accounts-title">Accounts</h2>
-      <CreateAccount
-        client={client}
-        onCreated={() => setReload((n) => n + 1)}
-        onOpen={onOpen}
-        onSignedOut={onSignedOut}
-      />
+      <CreateAccount onOpen={onOpen} />
       <OpenById onOpen={onOpen} />
       <div className="filters">
         <label>
@@ -69,15 +58,16 @@ export function Accounts({ client, onOpen, onSignedOut }: Props) {
             }}
           >
             <option value="">All</option>
-            <option>active</option>
-            <option>suspended</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
           </select>
         </label>
       </div>
       <ListState
         items={page?.items}
-        error={error}
-        onRetry={() => setReload((n) => n + 1)}
+        error={accounts.error}
+        onRetry={() => void accounts.refetch()}
         loading="Loading accounts…"
         empty="No account matches."
       />
@@ -130,41 +120,30 @@ export function Accounts({ client, onOpen, onSignedOut }: Props) {
   );
 }
 
-function CreateAccount({
-  client,
-  onCreated,
-  onOpen,
-  onSignedOut,
-}: {
-  client: GenhubClient;
-  onCreated(): void;
-  onOpen(accountId: string): void;
-  onSignedOut(message: string): void;
-}) {
+function CreateAccount({ onOpen }: { onOpen(accountId: string): void }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
   const [currency, setCurrency] = useState<Account['currency']>('USD');
   const [level, setLevel] = useState<Account['account_level']>('Bronze');
   const [balance, setBalance] = useState('0');
-  const [created, setCreated] = useState<Account>();
-  const [error, setError] = useState<string>();
-
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      const data = dataOf(
+  const create = useMutation({
+    mutationFn: async () =>
+      dataOf(
         await client.POST('/admin/v1/accounts', {
           body: { currency, account_level: level, balance: Number(balance) },
         }),
-      );
-      setCreated(data);
-      onCreated();
-    } catch (e) {
-      showFailure(e, setError, onSignedOut);
-    }
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['accounts', 'list'] }),
+  });
+  const created = create.data;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate();
   }
 
   return (
-    <form onSubmit={create} className="card" aria-labelledby="create-account-title">
+    <form onSubmit={submit} className="card" aria-labelledby="create-account-title">
       <h3 id="create-account-title">Create an account</h3>
       <div className="actions">
         <label>
@@ -201,11 +180,7 @@ function CreateAccount({
         </label>
         <button type="submit">Create account</button>
       </div>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <Failure error={create.error} />
       {created && (
         <div className="created">
           <p>

@@ -1,77 +1,62 @@
-import type { AdminApiKey, GenhubClient } from '@genhub/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { apiError, dataOf } from '../common/api-error.util';
-import { ListState, showFailure } from '../common/failure';
+import { Failure, ListState } from '../common/failure';
+import { useSession } from '../session/session';
 import { OnceSecret } from './once-secret';
 
-interface Props {
-  client: GenhubClient;
-  accountId: string;
-  onSignedOut(message: string): void;
-}
-
-async function listKeys(client: GenhubClient, accountId: string): Promise<AdminApiKey[]> {
-  const data = dataOf(
-    await client.GET('/admin/v1/accounts/{id}/api-keys', {
-      params: { path: { id: accountId } },
-    }),
-  );
-  return data.data;
-}
-
 /** An account's API keys: issue one (its key shown once), revoke one. */
-export function ApiKeys({ client, accountId, onSignedOut }: Props) {
-  const [keys, setKeys] = useState<AdminApiKey[]>();
-  const [loadError, setLoadError] = useState<string>();
-  const [error, setError] = useState<string>();
+export function ApiKeys({ accountId }: { accountId: string }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const [issued, setIssued] = useState<string>();
   const [revoking, setRevoking] = useState<string>();
+  const queryKey = ['accounts', 'one', accountId, 'api-keys'];
+  const path = { params: { path: { id: accountId } } };
 
-  const load = () => {
-    setLoadError(undefined);
-    listKeys(client, accountId).then(setKeys, (e: unknown) =>
-      showFailure(e, setLoadError, onSignedOut),
-    );
-  };
-  useEffect(load, [client, accountId]);
+  const keysQuery = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) =>
+      dataOf(await client.GET('/admin/v1/accounts/{id}/api-keys', { ...path, signal })).data,
+  });
+  const keys = keysQuery.data;
+  const reload = () => queryClient.invalidateQueries({ queryKey });
 
-  async function issue(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      const data = dataOf(
+  const issue = useMutation({
+    mutationFn: async (keyName: string) =>
+      dataOf(
         await client.POST('/admin/v1/accounts/{id}/api-keys', {
-          params: { path: { id: accountId } },
-          body: name.trim() ? { name: name.trim() } : {},
+          ...path,
+          body: keyName ? { name: keyName } : {},
         }),
-      );
-      setIssued(data.key);
+      ).key,
+    onSuccess: () => {
       setName('');
-      load();
-    } catch (e) {
-      showFailure(e, setError, onSignedOut);
-    }
-  }
-
-  async function revoke(keyId: string) {
-    setError(undefined);
-    setRevoking(undefined);
-    try {
-      const { error: refused, response } = await client.DELETE('/admin/v1/api-keys/{keyId}', {
+      return reload();
+    },
+  });
+  const revoke = useMutation({
+    onMutate: () => issue.reset(),
+    mutationFn: async (keyId: string) => {
+      const { error, response } = await client.DELETE('/admin/v1/api-keys/{keyId}', {
         params: { path: { keyId } },
       });
-      if (refused !== undefined) throw apiError(response.status, refused);
-      load();
-    } catch (e) {
-      showFailure(e, setError, onSignedOut);
-    }
+      if (error !== undefined) throw apiError(response.status, error);
+    },
+    onSuccess: reload,
+  });
+  // The key issued last, shown until the page closes.
+  const issued = issue.data;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    issue.mutate(name.trim());
   }
 
   return (
     <section aria-labelledby="keys-title">
       <h3 id="keys-title">API keys</h3>
-      <form onSubmit={issue} className="actions">
+      <form onSubmit={submit} className="actions">
         <label>
           Key name (optional)
           <input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
@@ -79,15 +64,11 @@ export function ApiKeys({ client, accountId, onSignedOut }: Props) {
         <button type="submit">Issue a key</button>
       </form>
       {issued && <OnceSecret label="API key" value={issued} />}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <Failure error={issue.error ?? revoke.error} />
       <ListState
         items={keys}
-        error={loadError}
-        onRetry={load}
+        error={keysQuery.error}
+        onRetry={() => void keysQuery.refetch()}
         loading="Loading keys…"
         empty="No keys yet."
       />
@@ -117,7 +98,14 @@ export function ApiKeys({ client, accountId, onSignedOut }: Props) {
                     {key.status === 'active' &&
                       (revoking === key.id ? (
                         <>
-                          <button onClick={() => void revoke(key.id)}>Yes, revoke</button>{' '}
+                          <button
+                            onClick={() => {
+                              setRevoking(undefined);
+                              revoke.mutate(key.id);
+                            }}
+                          >
+                            Yes, revoke
+                          </button>{' '}
                           <button onClick={() => setRevoking(undefined)}>Cancel</button>
                         </>
                       ) : (

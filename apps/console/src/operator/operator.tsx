@@ -1,7 +1,7 @@
 import type { GenhubClient } from '@genhub/contracts';
-import { useState } from 'react';
+import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router';
+import { SessionGate, useSession } from '../session/session';
 import { SignIn } from '../session/sign-in';
-import { useSession } from '../session/use-session.util';
 import { ApiError, apiError } from '../common/api-error.util';
 import { AccountDetail } from './account-detail';
 import { Accounts } from './accounts';
@@ -17,60 +17,62 @@ async function verifyAdminToken(client: GenhubClient): Promise<void> {
   if (error !== undefined) throw apiError(response.status, error);
 }
 
-/** The operator's pages, behind the admin token (entered apart from any API key). */
+/** The operator's pages (`#/operator/…`), behind the admin token (entered apart from any API key). */
 export function Operator({ baseUrl }: { baseUrl: string }) {
-  const { client, notice, signedIn, signOut } = useSession(
-    'adminToken',
-    baseUrl,
-    forgetQueueBoardCookie,
+  return (
+    <SessionGate
+      kind="adminToken"
+      baseUrl={baseUrl}
+      onSignOut={forgetQueueBoardCookie}
+      signIn={(notice, signedIn) => (
+        <SignIn
+          baseUrl={baseUrl}
+          credential="adminToken"
+          title="genhub operator"
+          label="Admin token"
+          notice={notice}
+          verify={verifyAdminToken}
+          onSignedIn={signedIn}
+        >
+          <p>
+            <Link to="/playground">Back to the console</Link>
+          </p>
+        </SignIn>
+      )}
+    >
+      <OperatorPages baseUrl={baseUrl} />
+    </SessionGate>
   );
-  const [accountId, setAccountId] = useState<string>();
+}
 
-  if (!client)
-    return (
-      <SignIn
-        baseUrl={baseUrl}
-        credential="adminToken"
-        title="genhub operator"
-        label="Admin token"
-        notice={notice}
-        verify={verifyAdminToken}
-        onSignedIn={signedIn}
-      >
-        <p>
-          <a href="#playground">Back to the console</a>
-        </p>
-      </SignIn>
-    );
+function OperatorPages({ baseUrl }: { baseUrl: string }) {
+  const { signOut } = useSession();
   return (
     <>
       <header className="top">
         <strong>genhub operator</strong>
         <nav aria-label="Operator">
-          <a
-            href="#operator"
-            aria-current={accountId ? undefined : 'page'}
-            onClick={() => setAccountId(undefined)}
-          >
+          <NavLink to="/operator" end>
             Accounts
-          </a>
+          </NavLink>
           <QueueBoardLink baseUrl={baseUrl} />
-          <a href="#playground">User console</a>
+          <Link to="/playground">User console</Link>
         </nav>
         <button onClick={() => signOut()}>Sign out</button>
       </header>
       <main>
-        {accountId ? (
-          <AccountDetail
-            client={client}
-            accountId={accountId}
-            onBack={() => setAccountId(undefined)}
-            onSignedOut={signOut}
-          />
-        ) : (
-          <Accounts client={client} onOpen={setAccountId} onSignedOut={signOut} />
-        )}
+        <Routes>
+          <Route index element={<Accounts />} />
+          <Route path="accounts/:accountId" element={<AccountPage />} />
+          <Route path="*" element={<Navigate to="/operator" replace />} />
+        </Routes>
       </main>
     </>
   );
+}
+
+function AccountPage() {
+  const { accountId = '' } = useParams();
+  // A new account id is a new page: nothing of the last one's state carries over.
+  return <AccountDetail key={accountId} accountId={accountId} />;
 }

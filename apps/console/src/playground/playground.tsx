@@ -1,20 +1,23 @@
-import { type GenhubClient, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
+import { isTerminalResult, type ModelEntry, taskEvents, uploadMedia } from '@genhub/contracts';
+import { useMutation, useMutationState, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { dataOf } from '../common/api-error.util';
-import { LoadFailed, showFailure } from '../common/failure';
+import { Failure, failureMessage, LoadFailed } from '../common/failure';
+import { useSession } from '../session/session';
 import { SchemaForm } from './schema-form';
 import { fieldError, formFields, inputFromValues, type JsonSchema } from './schema-form.util';
 import { type Progress, TaskProgress } from './task-progress';
 
-interface Props {
-  client: GenhubClient;
-  onSignedOut(message: string): void;
-}
+const NO_MODELS: ModelEntry[] = [];
 
 /** Pick a model, fill the form its schema gives, submit, and follow the task live. */
-export function Playground({ client, onSignedOut }: Props) {
-  const [models, setModels] = useState<ModelEntry[]>();
-  const [loadError, setLoadError] = useState<string>();
+export function Playground() {
+  const { client } = useSession();
+  const listing = useQuery({
+    queryKey: ['models'],
+    queryFn: async ({ signal }) => dataOf(await client.GET('/api/v3/models', { signal })).data,
+  });
+  const models = listing.data;
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
   const [modelId, setModelId] = useState('');
@@ -22,32 +25,63 @@ export function Playground({ client, onSignedOut }: Props) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [sync, setSync] = useState(false);
-  const [submitError, setSubmitError] = useState<string>();
   const [progress, setProgress] = useState<Progress>();
-  const [uploading, setUploading] = useState<ReadonlySet<string>>(new Set());
   const following = useRef<AbortController | undefined>(undefined);
 
-  const fail = (e: unknown, show: (message: string) => void) => showFailure(e, show, onSignedOut);
+  // The task followed stops being followed when the page closes.
+  useEffect(() => () => following.current?.abort(), []);
 
-  async function loadModels() {
-    setLoadError(undefined);
-    try {
-      const data = dataOf(await client.GET('/api/v3/models'));
-      setModels(data.data);
-    } catch (e) {
-      fail(e, setLoadError);
-    }
-  }
+  // The fields whose file is uploading (each upload is one mutation, named by its field).
+  const uploading = new Set(
+    useMutationState({
+      filters: { mutationKey: ['upload'], status: 'pending' },
+      select: (mutation) => (mutation.state.variables as { name: string }).name,
+    }),
+  );
+  const upload = useMutation({
+    mutationKey: ['upload'],
+    mutationFn: ({ file }: { name: string; file: File }) => uploadMedia(client, file),
+  });
 
-  useEffect(() => {
-    void loadModels();
-    return () => following.current?.abort();
-  }, [client]);
+  const run = useMutation({
+    /** Submits, then follows the task's events until it ends (or another run starts). */
+    mutationFn: async (submit: {
+      model: ModelEntry;
+      runType: string;
+      sync: boolean;
+      input: unknown;
+    }) => {
+      following.current?.abort();
+      const controller = new AbortController();
+      following.current = controller;
+      const [provider_id, model_id] = submit.model.id.split('/');
+      const data = dataOf(
+        await client.POST('/v1/{provider_id}/{model_id}/{run_type}', {
+          params: {
+            path: { provider_id, model_id, run_type: submit.runType },
+            query: submit.sync ? { sync: true } : {},
+          },
+          body: submit.input as never,
+        }),
+      );
+      const id = data.id;
+      setProgress({
+        id,
+        status: isTerminalResult(data) ? data.status : 'created',
+      });
+      for await (const event of taskEvents(client, id, { signal: controller.signal })) {
+        if (event.event === 'queue')
+          setProgress((p) => p && { ...p, queuePosition: event.data.queue_position });
+        else if (event.event === 'deleted') setProgress({ id, status: 'deleted' });
+        else setProgress({ id, status: event.event, task: event.data });
+      }
+    },
+  });
 
   const categories = useMemo(() => [...new Set(models?.map((m) => m.category))].sort(), [models]);
   const shown = useMemo(() => {
     const term = search.trim().toLowerCase();
-    return (models ?? []).filter(
+    return (models ?? NO_MODELS).filter(
       (m) =>
         (!category || m.category === category) &&
         (!term || `${m.id} ${m.name} ${m.description}`.toLowerCase().includes(term)),
@@ -80,24 +114,16 @@ export function Playground({ client, onSignedOut }: Props) {
   }
 
   /** Uploads the chosen file first; its address fills the field, its refusal shows beside it. */
-  async function uploadInto(name: string, file: File) {
-    setUploading((busy) => new Set(busy).add(name));
+  function uploadInto(name: string, file: File) {
     setErrors((e) => ({ ...e, [name]: undefined }));
-    try {
-      const url = await uploadMedia(client, file);
-      setValues((v) => ({ ...v, [name]: url }));
-    } catch (e) {
-      fail(e, (message) => setErrors((errs) => ({ ...errs, [name]: message })));
-    } finally {
-      setUploading((busy) => {
-        const next = new Set(busy);
-        next.delete(name);
-        return next;
-      });
-    }
+    // One promise per upload (a mutate callback would fire for the last one only).
+    void upload.mutateAsync({ name, file }).then(
+      (url) => setValues((v) => ({ ...v, [name]: url })),
+      (e: unknown) => setErrors((errs) => ({ ...errs, [name]: failureMessage(e) })),
+    );
   }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!model || !schema) return;
     const found = Object.fromEntries(
@@ -105,41 +131,11 @@ export function Playground({ client, onSignedOut }: Props) {
     );
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
-    setSubmitError(undefined);
-    following.current?.abort();
-    const [provider_id, model_id] = model.id.split('/');
-    try {
-      const data = dataOf(
-        await client.POST('/v1/{provider_id}/{model_id}/{run_type}', {
-          params: {
-            path: { provider_id, model_id, run_type: runType },
-            query: sync ? { sync: true } : {},
-          },
-          body: inputFromValues(fields, values, schema) as never,
-        }),
-      );
-      setProgress({
-        id: data.id,
-        status: data.status === 'completed' || data.status === 'failed' ? data.status : 'created',
-      });
-      await follow(data.id);
-    } catch (e) {
-      fail(e, setSubmitError);
-    }
+    run.mutate({ model, runType, sync, input: inputFromValues(fields, values, schema) });
   }
 
-  async function follow(id: string) {
-    const controller = new AbortController();
-    following.current = controller;
-    for await (const event of taskEvents(client, id, { signal: controller.signal })) {
-      if (event.event === 'queue')
-        setProgress((p) => p && { ...p, queuePosition: event.data.queue_position });
-      else if (event.event === 'deleted') setProgress({ id, status: 'deleted' });
-      else setProgress({ id, status: event.event, task: event.data });
-    }
-  }
-
-  if (loadError) return <LoadFailed message={loadError} onRetry={() => void loadModels()} />;
+  if (listing.error)
+    return <LoadFailed error={listing.error} onRetry={() => void listing.refetch()} />;
   if (!models) return <p aria-busy="true">Loading models…</p>;
   if (!models.length) return <p>No models are available.</p>;
 
@@ -193,7 +189,7 @@ export function Playground({ client, onSignedOut }: Props) {
               values={values}
               errors={errors}
               onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-              onFile={(name, file) => void uploadInto(name, file)}
+              onFile={uploadInto}
               uploading={uploading}
             />
           ) : (
@@ -210,11 +206,7 @@ export function Playground({ client, onSignedOut }: Props) {
           <button type="submit" disabled={uploading.size > 0}>
             Run
           </button>
-          {submitError && (
-            <p role="alert" className="error">
-              {submitError}
-            </p>
-          )}
+          <Failure error={run.error} />
         </form>
       )}
       {progress && <TaskProgress progress={progress} />}

@@ -1,9 +1,9 @@
-import type { Prediction } from '@genhub/contracts';
+import type { Prediction, TaskStatus } from '@genhub/contracts';
 import { OutputView } from './output-view';
 
 export interface Progress {
   id: string;
-  status: 'created' | 'processing' | 'completed' | 'failed' | 'deleted';
+  status: TaskStatus | 'deleted';
   queuePosition?: number;
   task?: Prediction;
 }

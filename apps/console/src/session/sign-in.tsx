@@ -1,4 +1,5 @@
 import { createGenhubClient, type GenhubClient } from '@genhub/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { toApiError } from '../common/api-error.util';
 import { type Credential, storeCredential } from './session.util';
@@ -22,23 +23,24 @@ export function SignIn(props: Props) {
   const { baseUrl, credential, title, label, notice, verify, onSignedIn, children } = props;
   const [secret, setSecret] = useState('');
   const [remember, setRemember] = useState(false);
-  const [error, setError] = useState(notice);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const client = createGenhubClient({ baseUrl, apiKey: secret.trim() });
-    try {
+  const check = useMutation({
+    mutationFn: async (key: string) => {
+      const client = createGenhubClient({ baseUrl, apiKey: key });
       await verify(client);
-      storeCredential(credential, secret.trim(), remember);
+      return client;
+    },
+    onSuccess: (client, key) => {
+      storeCredential(credential, key, remember);
       onSignedIn(client);
-    } catch (e) {
-      setError(toApiError(e).message);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  // Before any attempt: why the last session ended, if it was the server's doing.
+  const error = check.error ? toApiError(check.error).message : check.isIdle ? notice : undefined;
+  const busy = check.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    check.mutate(secret.trim());
   }
 
   const id = `sign-in-${credential}`;

@@ -1,84 +1,75 @@
-import type { Balance, BillingsPage, GenhubClient, UsageStatistics } from '@genhub/contracts';
-import { useEffect, useState } from 'react';
+import type { GenhubClient } from '@genhub/contracts';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { dataOf } from '../common/api-error.util';
-import { showFailure } from '../common/failure';
+import { failureMessage } from '../common/failure';
+import { useSession } from '../session/session';
 import { CostChart } from './cost-chart';
 import { costSeries, daysBetween, isoDay } from './usage-days.util';
-
-interface Props {
-  client: GenhubClient;
-  onSignedOut(message: string): void;
-}
 
 const PER_PAGE = 20;
 type RecordType = 'top-up' | 'usage' | '';
 
+async function usageOf(client: GenhubClient, from: string, to: string, signal: AbortSignal) {
+  const data = dataOf(
+    await client.GET('/api/v3/usage', {
+      params: { query: { start_date: from, end_date: to } },
+      signal,
+    }),
+  );
+  return data.data;
+}
+
 /** Balance and tier, daily cost by category over a range with its totals, billing records, CSV export. */
-export default function Usage({ client, onSignedOut }: Props) {
-  const today = isoDay(new Date());
-  const [start, setStart] = useState(isoDay(new Date(Date.now() - 6 * 86_400_000)));
+export default function Usage() {
+  const { client } = useSession();
+  const [today] = useState(() => isoDay(new Date()));
+  const [start, setStart] = useState(() => isoDay(new Date(Date.now() - 6 * 86_400_000)));
   const [end, setEnd] = useState(today);
-  const [balance, setBalance] = useState<Balance>();
-  const [totals, setTotals] = useState<UsageStatistics>();
-  const [chart, setChart] = useState<{ days: string[]; series: ReturnType<typeof costSeries> }>();
   const [type, setType] = useState<RecordType>('');
   const [page, setPage] = useState(1);
-  const [records, setRecords] = useState<BillingsPage>();
-  const [error, setError] = useState<string>();
+  const inOrder = start <= end;
 
-  const fail = (e: unknown) => showFailure(e, setError, onSignedOut);
-  const usage = async (from: string, to: string) => {
-    const data = dataOf(
-      await client.GET('/api/v3/usage', {
-        params: { query: { start_date: from, end_date: to } },
-      }),
-    );
-    return data.data;
-  };
-
-  useEffect(() => {
-    setError(undefined);
-    client
-      .GET('/v1/balance')
-      .then(dataOf)
-      .then((data) => {
-        setBalance(data);
-      })
-      .catch(fail);
-  }, [client]);
-
-  useEffect(() => {
-    if (start > end) return setError('The range must start before it ends.');
-    setError(undefined);
-    const days = daysBetween(start, end);
-    Promise.all([usage(start, end), ...days.map((day) => usage(day, day))])
-      .then(([whole, ...daily]) => {
-        setTotals(whole);
-        setChart({
+  const balanceQuery = useQuery({
+    queryKey: ['balance'],
+    queryFn: async ({ signal }) => dataOf(await client.GET('/v1/balance', { signal })),
+  });
+  // The range's totals and one figure per day for the chart, read together.
+  const range = useQuery({
+    queryKey: ['usage', start, end],
+    enabled: inOrder,
+    queryFn: async ({ signal }) => {
+      const days = daysBetween(start, end);
+      const [whole, ...daily] = await Promise.all([
+        usageOf(client, start, end, signal),
+        ...days.map((day) => usageOf(client, day, day, signal)),
+      ]);
+      return {
+        totals: whole,
+        chart: {
           days,
           series: costSeries(
             days,
             daily.map((d) => d.breakdown),
           ),
-        });
-      })
-      .catch(fail);
-  }, [client, start, end]);
-
-  useEffect(() => {
-    client
-      .GET('/api/v3/billings', {
-        params: { query: { page, per_page: PER_PAGE, ...(type ? { type } : {}) } },
-      })
-      .then(dataOf)
-      .then((data) => {
-        setRecords(data.data);
-      })
-      .catch(fail);
-  }, [client, page, type]);
-
-  async function exportCsv() {
-    try {
+        },
+      };
+    },
+    placeholderData: keepPreviousData,
+  });
+  const records = useQuery({
+    queryKey: ['billings', page, type],
+    queryFn: async ({ signal }) =>
+      dataOf(
+        await client.GET('/api/v3/billings', {
+          params: { query: { page, per_page: PER_PAGE, ...(type ? { type } : {}) } },
+          signal,
+        }),
+      ).data,
+    placeholderData: keepPreviousData,
+  });
+  const exportCsv = useMutation({
+    mutationFn: async () => {
       const data = dataOf(
         await client.GET('/api/v3/billings/export', {
           params: { query: { start_date: start, end_date: end, ...(type ? { type } : {}) } },
@@ -90,13 +81,17 @@ export default function Usage({ client, onSignedOut }: Props) {
       link.download = `genhub-billings-${start}-${end}.csv`;
       link.click();
       URL.revokeObjectURL(link.href);
-    } catch (e) {
-      fail(e);
-    }
-  }
+    },
+  });
 
+  const balance = balanceQuery.data;
+  const totals = range.data?.totals;
+  const chart = range.data?.chart;
+  const error = inOrder
+    ? failureMessage(exportCsv.error, range.error, records.error, balanceQuery.error)
+    : 'The range must start before it ends.';
   const currency = balance?.currency ?? '';
-  const pages = records ? Math.max(1, Math.ceil(records.total / PER_PAGE)) : 1;
+  const pages = records.data ? Math.max(1, Math.ceil(records.data.total / PER_PAGE)) : 1;
   return (
     <section aria-labelledby="usage-title" className="usage">
       <h2 id="usage-title">Usage and billing</h2>
@@ -148,10 +143,10 @@ export default function Usage({ client, onSignedOut }: Props) {
             <option value="top-up">top-up</option>
           </select>
         </label>
-        <button onClick={() => void exportCsv()}>Export CSV of the range</button>
+        <button onClick={() => exportCsv.mutate()}>Export CSV of the range</button>
       </div>
-      {records && !records.records.length && <p>No billing record.</p>}
-      {records && records.records.length > 0 && (
+      {records.data && !records.data.records.length && <p>No billing record.</p>}
+      {records.data && records.data.records.length > 0 && (
         <table className="tasks records">
           <thead>
             <tr>
@@ -163,7 +158,7 @@ export default function Usage({ client, onSignedOut }: Props) {
             </tr>
           </thead>
           <tbody>
-            {records.records.map((record) => (
+            {records.data.records.map((record) => (
               <tr key={record.id}>
                 <td>{record.date}</td>
                 <td>{record.type}</td>

@@ -8,7 +8,7 @@ import {
   startRedisCluster,
   until,
 } from '@genhub/testing';
-import { bullConnection, Channel, closeQueue, PubSubService, QueueName } from '@genhub/queue';
+import { bullConnection, PubSubChannel, closeQueue, PubSubService, QueueName } from '@genhub/queue';
 
 /** The connections of the queue lib (`redis-connection.util.ts`) against a real three-primary Redis Cluster of this test's own. */
 describe('Redis connections on a Redis Cluster', () => {
@@ -59,9 +59,9 @@ describe('Redis connections on a Redis Cluster', () => {
     const subscriber = new PubSubService(config);
     try {
       const received: string[] = [];
-      await subscriber.subscribe(Channel.TaskTerminal, (message) => received.push(message));
-      await publisher.publish(Channel.TaskTerminal, 'task-a');
-      await publisher.publish(Channel.AuthChanged, 'not-subscribed');
+      await subscriber.subscribe(PubSubChannel.TaskTerminal, (message) => received.push(message));
+      await publisher.publish(PubSubChannel.TaskTerminal, 'task-a');
+      await publisher.publish(PubSubChannel.AuthChanged, 'not-subscribed');
       await until(async () => received.length > 0, 5000);
       expect(received).toEqual(['task-a']);
       await publisher.ping();

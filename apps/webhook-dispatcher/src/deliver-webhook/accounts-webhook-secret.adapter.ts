@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AccountRepository } from '@genhub/accounts-data-access';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 import { WebhookSecretSource } from '@genhub/webhooks-feature';
 
 /** How long a looked-up secret is reused; a rotation announced on auth-changed drops it at once. */
@@ -29,7 +29,7 @@ export class AccountsWebhookSecretSource extends WebhookSecretSource implements 
   onModuleInit(): void {
     // Not awaited: with Redis down at boot the cache TTL still bounds a stale secret.
     this.pubsub
-      .subscribe(Channel.AuthChanged, (accountId) => this.cache.delete(accountId))
+      .subscribe(PubSubChannel.AuthChanged, (accountId) => this.cache.delete(accountId))
       .catch((error: Error) =>
         new Logger(AccountsWebhookSecretSource.name).warn(
           `no secret-rotation notices: ${error.message}`,

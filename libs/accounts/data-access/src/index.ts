@@ -1,5 +1,5 @@
 export * from './accounts-data-access.module';
-export * from './entities';
+export * from './rows';
 export * from './keys/api-key.util';
 export * from './migrations';
 export * from './repositories/account.repository';

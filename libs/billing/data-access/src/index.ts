@@ -1,5 +1,5 @@
 export * from './billing-data-access.module';
-export * from './entities';
+export * from './rows';
 export * from './migrations';
 export * from './repositories/billing-history.repository';
 export * from './repositories/ledger-audit.repository';

@@ -5,7 +5,7 @@ import { DatabaseConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
 import { dataSourceOptions } from './data-source.factory';
 
-/** The process's PostgreSQL connection pool; entities come from each data-access module's forFeature. */
+/** The process's PostgreSQL connection pool (no TypeORM entities: decision 0107). */
 @Global()
 @Module({
   imports: [

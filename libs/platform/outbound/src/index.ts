@@ -1,1 +1,1 @@
-export * from './private-network.guard';
+export * from './private-network.util';

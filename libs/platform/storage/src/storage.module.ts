@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { SecurityConfig, StorageConfig } from '@genhub/config';
-import { MediaFetcher } from './media/media-fetcher.util';
+import { MediaFetcher } from './media/media-fetcher.service';
 import { ReadinessRegistry } from '@genhub/observability';
 import { LocalDiskStorage } from './drivers/local-disk-storage.adapter';
 import { OBJECT_STORAGE, ObjectStorage } from './object-storage.types';

@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ProvidersConfig, TaskConfig } from '@genhub/config';
-import { ModelCatalogue } from './catalogue/model-catalogue.util';
+import { ModelCatalogue } from './catalogue/model-catalogue.service';
 import type { ProvidersFile } from './config/providers-file.types';
 import { readProvidersFile } from './config/providers-file.util';
 import { localProvider } from './local/local-provider.util';
-import { AdapterRegistry } from './registry/adapter-registry.util';
+import { AdapterRegistry } from './registry/adapter-registry.service';
 import { upstreamProvider } from './upstream/upstream-provider.util';
 
 /**

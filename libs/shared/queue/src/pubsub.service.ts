@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
-import { Channel } from './queue.constants';
+import { PubSubChannel } from './queue.constants';
 import { createRedisClient, type RedisClient } from './redis-connection.util';
 
 type Handler = (message: string) => void;
@@ -23,7 +23,7 @@ export class PubSubService implements OnApplicationShutdown {
 
   constructor(private readonly config: RedisConfig) {}
 
-  private channel(name: Channel): string {
+  private channel(name: PubSubChannel): string {
     return `${this.config.QUEUE_PREFIX}:${name}`;
   }
 
@@ -39,7 +39,7 @@ export class PubSubService implements OnApplicationShutdown {
     await this.publisher.ping();
   }
 
-  async publish(name: Channel, message: string): Promise<void> {
+  async publish(name: PubSubChannel, message: string): Promise<void> {
     this.publisher ??= this.connect();
     await this.publisher.publish(this.channel(name), message);
   }
@@ -50,7 +50,7 @@ export class PubSubService implements OnApplicationShutdown {
    * here reads. SUBSCRIBE and UNSUBSCRIBE share one connection, so Redis
    * applies them in the order they were called.
    */
-  async subscribe(name: Channel, handler: Handler): Promise<() => void> {
+  async subscribe(name: PubSubChannel, handler: Handler): Promise<() => void> {
     const channel = this.channel(name);
     if (!this.subscriber) {
       this.subscriber = this.connect();

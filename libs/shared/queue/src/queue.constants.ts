@@ -131,7 +131,7 @@ export function attemptJobId(taskId: string, attempt: number): string {
 }
 
 /** Redis pub/sub channels (prefixed with QUEUE_PREFIX at runtime). */
-export const Channel = {
+export const PubSubChannel = {
   /** A task reached a terminal state (message: task id). Wakes sync waiters and event streams. */
   TaskTerminal: 'task-terminal',
   /** A task changed status without ending: claimed for a run, or deleted (message: task id). Wakes event streams. */
@@ -141,4 +141,4 @@ export const Channel = {
   /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */
   AuthChanged: 'auth-changed',
 } as const;
-export type Channel = (typeof Channel)[keyof typeof Channel];
+export type PubSubChannel = (typeof PubSubChannel)[keyof typeof PubSubChannel];

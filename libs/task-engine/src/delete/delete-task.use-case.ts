@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
@@ -66,8 +66,8 @@ export class DeleteTaskUseCase {
       // The run stops (processing only); event streams end with `deleted` (any status).
       const notices =
         task.status === 'processing'
-          ? [Channel.TaskCancel, Channel.TaskStatus]
-          : [Channel.TaskStatus];
+          ? [PubSubChannel.TaskCancel, PubSubChannel.TaskStatus]
+          : [PubSubChannel.TaskStatus];
       await Promise.all(
         notices.map((channel) =>
           this.pubsub

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GroupCommit } from '@genhub/database';
 import { METRICS, MetricsService } from '@genhub/observability';
-import { Channel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel, JobName, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
   FailedFields,
-  TaskEntity,
+  StoredTask,
   TaskStatus,
   type TerminalFields,
 } from '@genhub/tasks-data-access';
@@ -56,7 +56,7 @@ export class TaskFinisher {
    * the terminal row, or undefined when another writer won.
    */
   async finish(
-    task: TaskEntity,
+    task: StoredTask,
     ending: TaskEnding,
     options: {
       /** The request that created the task, passed on to the webhook job for log correlation. */
@@ -64,15 +64,15 @@ export class TaskFinisher {
       /** Only at this attempt; null: whichever (the stuck-task sweeper). Default: the task's. */
       attempt?: number | null;
     } = {},
-  ): Promise<TaskEntity | undefined> {
+  ): Promise<StoredTask | undefined> {
     const { requestId } = options;
     const terminal: TerminalFields =
       'completed' in ending
         ? { status: TaskStatus.Completed, fields: ending.completed }
         : { status: TaskStatus.Failed, fields: ending.failed };
     // The row as the terminal write will leave it (the webhook body is made from it).
-    const row: TaskEntity = Object.assign(
-      new TaskEntity(),
+    const row: StoredTask = Object.assign(
+      new StoredTask(),
       task,
       terminal.status === 'completed'
         ? {
@@ -126,7 +126,7 @@ export class TaskFinisher {
     });
     if (ended.outbox) this.relay.handOver([ended.outbox]);
     await this.pubsub
-      .publish(Channel.TaskTerminal, task.id)
+      .publish(PubSubChannel.TaskTerminal, task.id)
       .catch((e: Error) => this.logger.warn(`terminal notice for ${task.id}: ${e.message}`));
     // The row as written: what this process wrote, with what only the row knew.
     return Object.assign(row, {

@@ -8,9 +8,9 @@ import {
   ModelCatalogue,
   ModelRoute,
 } from '@genhub/providers';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage, extensionForType, recogniseContent } from '@genhub/storage';
-import { TaskEntity, TaskRepository } from '@genhub/tasks-data-access';
+import { StoredTask, TaskRepository } from '@genhub/tasks-data-access';
 import { outputKey } from '@genhub/tasks-feature';
 import { TaskFinisher } from '../finish/task-finisher.service';
 import { allowedSources } from '../rules/task-lifecycle.rules';
@@ -91,7 +91,7 @@ export class RunTaskUseCase {
   }
 
   /** One run of the claimed `task`. */
-  private async run(task: TaskEntity, requestId: string | undefined): Promise<RunTaskReport> {
+  private async run(task: StoredTask, requestId: string | undefined): Promise<RunTaskReport> {
     const model = task.model;
     const claimedAt = Date.now();
     const startedAt = task.startedAt?.getTime() ?? claimedAt;
@@ -166,7 +166,7 @@ export class RunTaskUseCase {
   }
 
   /** created/processing → processing (attempt + 1), with the status notice on a first claim. */
-  private async claim(taskId: string): Promise<TaskEntity | undefined> {
+  private async claim(taskId: string): Promise<StoredTask | undefined> {
     const task = await this.tasks.claimForRun(taskId, allowedSources('processing'));
     if (task?.attempt === 1) this.announceProcessing(task.id);
     return task;
@@ -174,7 +174,7 @@ export class RunTaskUseCase {
 
   /** Tries the channel's routes in order; a transient failure falls over to the next. */
   private async runRoutes(
-    task: TaskEntity,
+    task: StoredTask,
     routes: ModelRoute[],
     input: Record<string, unknown>,
     signal: AbortSignal,
@@ -205,7 +205,7 @@ export class RunTaskUseCase {
    * it the short cache of every stored file.
    */
   private async store(
-    task: TaskEntity,
+    task: StoredTask,
     index: number,
     output: AdapterOutput,
     keys: string[],
@@ -232,7 +232,7 @@ export class RunTaskUseCase {
   /** created → processing, for event streams; a hint (never awaited: the run does not wait on Redis). */
   private announceProcessing(taskId: string): void {
     this.pubsub
-      .publish(Channel.TaskStatus, taskId)
+      .publish(PubSubChannel.TaskStatus, taskId)
       .catch((e: Error) => this.logger.warn(`status notice for ${taskId}: ${e.message}`));
   }
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 
 export class TaskCancelledError extends Error {
   constructor(readonly taskId: string) {
@@ -10,7 +10,7 @@ export class TaskCancelledError extends Error {
 
 /**
  * The runs in flight in this process, by task id. One subscription to
- * Channel.TaskCancel aborts the matching run's AbortSignal when its task is
+ * PubSubChannel.TaskCancel aborts the matching run's AbortSignal when its task is
  * deleted while processing.
  */
 @Injectable()
@@ -22,7 +22,7 @@ export class TaskCancellation implements OnApplicationShutdown {
   constructor(private readonly pubsub: PubSubService) {}
 
   async listen(): Promise<void> {
-    this.subscribed ??= this.pubsub.subscribe(Channel.TaskCancel, (id) => this.cancel(id));
+    this.subscribed ??= this.pubsub.subscribe(PubSubChannel.TaskCancel, (id) => this.cancel(id));
     try {
       await this.subscribed;
     } catch (error) {

@@ -1,4 +1,4 @@
-export * from './entities/task.entity';
+export * from './rows/task.row';
 export * from './task-status';
 export * from './migrations';
 export * from './repositories/outbox.repository';

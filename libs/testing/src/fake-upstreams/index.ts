@@ -1,4 +1,4 @@
-export * from './fake-server.util';
-export * from './fal.util';
-export { FakeOpenAi, error as openAiError } from './openai.util';
-export * from './replicate.util';
+export * from './upstream-server.fake';
+export * from './fal.fake';
+export { FakeOpenAi, error as openAiError } from './openai.fake';
+export * from './replicate.fake';

@@ -1,4 +1,4 @@
-export * from './entities';
+export * from './rows';
 export * from './migrations';
 export * from './repositories/webhook-delivery.repository';
 export * from './webhooks-data-access.module';

@@ -1,4 +1,4 @@
-export * from './dispatch/host-limiter.util';
+export * from './dispatch/host-limiter.service';
 export * from './dispatch/retry-policy.util';
 export * from './dispatch/webhook-http.client';
 export * from './dispatch/webhook-signing.util';

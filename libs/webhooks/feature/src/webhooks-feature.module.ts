@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { SecurityConfig, WebhookConfig } from '@genhub/config';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
-import { HostLimiter } from './dispatch/host-limiter.util';
+import { HostLimiter } from './dispatch/host-limiter.service';
 import { WebhookHttpClient } from './dispatch/webhook-http.client';
 import { WebhookSecretSource } from './ports/webhook-secret.port';
 import { DeliverWebhookUseCase } from './use-cases/deliver-webhook/deliver-webhook.use-case';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { KeysetPosition } from '@genhub/database';
 import type { Currency } from '@genhub/money';
-import { AccountEntity, AccountLevel, AccountStatus } from '../entities';
+import { StoredAccount, AccountLevel, AccountStatus } from '../rows';
 import { generateWebhookSecret } from '../keys/api-key.util';
 import { isUUID } from 'class-validator';
 
@@ -28,12 +28,12 @@ export interface AccountPageFilter {
 
 /** One account of a page, with its position (exact to the microsecond) for the next page. */
 export interface AccountPageRow {
-  account: AccountEntity;
+  account: StoredAccount;
   position: AccountPosition;
 }
 
-function accountFromRow(row: AccountRow): AccountEntity {
-  return Object.assign(new AccountEntity(), {
+function accountFromRow(row: AccountRow): StoredAccount {
+  return Object.assign(new StoredAccount(), {
     id: row.id,
     currency: row.currency,
     accountLevel: row.account_level,
@@ -53,7 +53,7 @@ export class AccountRepository {
   async createAccount(
     input: { currency: Currency; accountLevel: AccountLevel },
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<AccountEntity> {
+  ): Promise<StoredAccount> {
     const rows: AccountRow[] = await manager.query(
       `INSERT INTO accounts.accounts (currency, account_level, webhook_secret)
        VALUES ($1, $2, $3) RETURNING *`,
@@ -65,7 +65,7 @@ export class AccountRepository {
   async findAccount(
     id: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<AccountEntity | undefined> {
+  ): Promise<StoredAccount | undefined> {
     if (!isUUID(id)) return undefined;
     const rows: AccountRow[] = await manager.query(
       `SELECT * FROM accounts.accounts WHERE id = $1`,
@@ -108,7 +108,7 @@ export class AccountRepository {
   }
 
   /** Suspends or reactivates; undefined when the account does not exist. */
-  async setStatus(id: string, status: AccountStatus): Promise<AccountEntity | undefined> {
+  async setStatus(id: string, status: AccountStatus): Promise<StoredAccount | undefined> {
     if (!isUUID(id)) return undefined;
     const [rows]: [AccountRow[], number] = await this.dataSource.query(
       `UPDATE accounts.accounts SET status = $2,
@@ -123,7 +123,7 @@ export class AccountRepository {
    * Replaces the account's webhook secret with a fresh one (decision 0066: no
    * overlap, the old secret stops signing). Undefined when the account does not exist.
    */
-  async rotateWebhookSecret(id: string): Promise<AccountEntity | undefined> {
+  async rotateWebhookSecret(id: string): Promise<StoredAccount | undefined> {
     if (!isUUID(id)) return undefined;
     const [rows]: [AccountRow[], number] = await this.dataSource.query(
       `UPDATE accounts.accounts SET webhook_secret = $2, updated_at = now()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
-import { AccountLevel, AccountStatus, ApiKeyEntity } from '../entities';
+import { AccountLevel, AccountStatus, StoredApiKey } from '../rows';
 import { isUUID } from 'class-validator';
 
 interface ApiKeyRow {
@@ -41,8 +41,8 @@ function credentialFromRow(row: CredentialRow): KeyCredential {
   };
 }
 
-function keyFromRow(row: ApiKeyRow): ApiKeyEntity {
-  return Object.assign(new ApiKeyEntity(), {
+function keyFromRow(row: ApiKeyRow): StoredApiKey {
+  return Object.assign(new StoredApiKey(), {
     id: row.id,
     accountId: row.account_id,
     name: row.name,
@@ -75,7 +75,7 @@ export class ApiKeyRepository {
   async issueKey(
     input: { accountId: string; name: string | null; prefix: string; keyHash: string },
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<ApiKeyEntity> {
+  ): Promise<StoredApiKey> {
     const rows: ApiKeyRow[] = await manager.query(
       `INSERT INTO accounts.api_keys (account_id, name, prefix, key_hash)
        VALUES ($1, $2, $3, $4) RETURNING *`,
@@ -108,7 +108,7 @@ export class ApiKeyRepository {
   }
 
   /** One of the account's keys; a key of another account is as unknown as a missing one. */
-  async findOwnedKey(accountId: string, keyId: string): Promise<ApiKeyEntity | undefined> {
+  async findOwnedKey(accountId: string, keyId: string): Promise<StoredApiKey | undefined> {
     if (!isUUID(accountId) || !isUUID(keyId)) return undefined;
     const rows: ApiKeyRow[] = await this.dataSource.query(
       `SELECT * FROM accounts.api_keys WHERE account_id = $1 AND id = $2`,
@@ -118,7 +118,7 @@ export class ApiKeyRepository {
   }
 
   /** The account's keys, revoked ones included, newest first. */
-  async listKeysOfAccount(accountId: string): Promise<ApiKeyEntity[]> {
+  async listKeysOfAccount(accountId: string): Promise<StoredApiKey[]> {
     if (!isUUID(accountId)) return [];
     const rows: ApiKeyRow[] = await this.dataSource.query(
       `SELECT * FROM accounts.api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC`,
@@ -131,7 +131,7 @@ export class ApiKeyRepository {
    * Revokes a key (idempotent: the first revocation time is kept). Returns the
    * key, or undefined when no such key exists.
    */
-  async revokeKey(keyId: string): Promise<ApiKeyEntity | undefined> {
+  async revokeKey(keyId: string): Promise<StoredApiKey | undefined> {
     if (!isUUID(keyId)) return undefined;
     // An UPDATE answers [rows, affected count].
     const [rows]: [ApiKeyRow[], number] = await this.dataSource.query(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUUID } from 'class-validator';
-import type { AccountStatus } from '../entities';
+import type { AccountStatus } from '../rows';
 
 /**
  * An upload's row: `ticketed` (a direct upload declared, its bytes not yet

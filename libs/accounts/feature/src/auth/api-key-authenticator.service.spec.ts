@@ -8,7 +8,7 @@ import { PepperConfig } from '@genhub/config';
 import { APP_ERRORS, AppException } from '@genhub/errors';
 import { PubSubService } from '@genhub/queue';
 import { ApiKeyAuthenticator, AUTH_RESUBSCRIBE_MS } from './api-key-authenticator.service';
-import { AUTH_CACHE_TTL_MS } from './auth-cache.util';
+import { AUTH_CACHE_TTL_MS } from './auth-cache.service';
 import { AUTH_REPUBLISH_MS, AuthChangesPublisher } from './auth-changes.service';
 
 const PEPPER = 'unit-test-pepper-0123';

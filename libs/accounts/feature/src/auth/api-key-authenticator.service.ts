@@ -8,8 +8,8 @@ import {
 } from '@genhub/accounts-data-access';
 import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { Channel, PubSubService } from '@genhub/queue';
-import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.util';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
+import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.service';
 import { AuthChangesPublisher } from './auth-changes.service';
 import { AuthenticatedAccount } from './authenticated-account.util';
 
@@ -22,7 +22,7 @@ const BEARER = /^bearer +(\S+) *$/i;
  * Turns an Authorization header into the calling account. Hot path: a cached
  * key costs one HMAC and a map read; a miss costs one indexed read (concurrent
  * misses for one key share it). Revocations and suspensions arrive on
- * Channel.AuthChanged and drop the account's entries on every replica. The
+ * PubSubChannel.AuthChanged and drop the account's entries on every replica. The
  * cache is on only while that subscription is up: off before it succeeds and
  * from a lost connection until it is back (emptied then), so a change is never
  * missed for want of its notice (decision 0123).
@@ -92,7 +92,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private async listen(): Promise<void> {
     try {
       this.stops.push(
-        await this.pubsub.subscribe(Channel.AuthChanged, (accountId) =>
+        await this.pubsub.subscribe(PubSubChannel.AuthChanged, (accountId) =>
           this.accountChanged(accountId),
         ),
       );

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Channel, PubSubService } from '@genhub/queue';
-import { AUTH_CACHE_TTL_MS } from './auth-cache.util';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
+import { AUTH_CACHE_TTL_MS } from './auth-cache.service';
 
 /** How often a failed auth-change notice is published again. */
 export const AUTH_REPUBLISH_MS = 1_000;
 
 /**
  * Announces that an account's keys or status changed, so every gateway drops
- * its cached look-ups for it (Channel.AuthChanged, message: account id).
+ * its cached look-ups for it (PubSubChannel.AuthChanged, message: account id).
  */
 @Injectable()
 export class AuthChangesPublisher {
@@ -34,7 +34,7 @@ export class AuthChangesPublisher {
 
   private async publish(accountId: string): Promise<boolean> {
     try {
-      await this.pubsub.publish(Channel.AuthChanged, accountId);
+      await this.pubsub.publish(PubSubChannel.AuthChanged, accountId);
       return true;
     } catch (error) {
       this.logger.error(

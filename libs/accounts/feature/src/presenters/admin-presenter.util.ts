@@ -1,4 +1,4 @@
-import type { ApiKeyEntity } from '@genhub/accounts-data-access';
+import type { StoredApiKey } from '@genhub/accounts-data-access';
 import type {
   AdminAccountDto,
   AdminAccountPageDto,
@@ -47,7 +47,7 @@ export function presentAdminAccountPage(page: AccountPage): AdminAccountPageDto 
 }
 
 /** An API key for the operator: what it is and when, never the key or its hash. */
-export function presentAdminApiKey(key: ApiKeyEntity): AdminApiKeyDto {
+export function presentAdminApiKey(key: StoredApiKey): AdminApiKeyDto {
   return {
     id: key.id,
     name: key.name,

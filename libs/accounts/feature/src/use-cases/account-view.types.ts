@@ -1,8 +1,8 @@
-import type { AccountEntity } from '@genhub/accounts-data-access';
+import type { StoredAccount } from '@genhub/accounts-data-access';
 import type { BalanceSnapshot } from '../ports/account-balances.port';
 
 /** An account with its ledger balance, as the admin use-cases return it. */
 export interface AccountView {
-  account: AccountEntity;
+  account: StoredAccount;
   balance: BalanceSnapshot;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { BillingRecordType } from '../entities';
+import type { BillingRecordType } from '../rows';
 
 /** One billing record (docs/interface.md, "Billing record"), money still in micro-units. */
 export interface RecordView {

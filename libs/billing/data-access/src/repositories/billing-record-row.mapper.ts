@@ -1,4 +1,4 @@
-import { BillingRecordEntity } from '../entities';
+import { StoredBillingRecord } from '../rows';
 
 /** A `billing.records` row as PostgreSQL returns it. */
 export interface RecordRow {
@@ -15,8 +15,8 @@ export interface RecordRow {
   created_at: Date;
 }
 
-export function recordFromRow(row: RecordRow): BillingRecordEntity {
-  return Object.assign(new BillingRecordEntity(), {
+export function recordFromRow(row: RecordRow): StoredBillingRecord {
+  return Object.assign(new StoredBillingRecord(), {
     id: row.id,
     accountId: row.account_id,
     seq: row.seq,

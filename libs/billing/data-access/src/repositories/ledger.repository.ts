@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { sql } from 'kysely';
 import { runStatement, statementsOf } from '@genhub/database';
 import type { Currency } from '@genhub/money';
-import { BillingRecordEntity } from '../entities';
+import { StoredBillingRecord } from '../rows';
 import { recordFromRow, type RecordRow } from './billing-record-row.mapper';
 import {
   type BalanceView,
@@ -49,7 +49,7 @@ export class LedgerRepository {
   async topUp(
     input: { accountId: string; amountUnits: number },
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<BillingRecordEntity | undefined> {
+  ): Promise<StoredBillingRecord | undefined> {
     const rows: RecordRow[] = await manager.query(
       `WITH b AS (
          UPDATE billing.balances

@@ -1,5 +1,5 @@
 import type { Currency } from '@genhub/money';
-import type { BillingRecordEntity } from '../entities';
+import type { StoredBillingRecord } from '../rows';
 
 // What LedgerRepository's writes take and give back.
 
@@ -23,7 +23,7 @@ export interface SettleInput {
 
 /** `unchanged`: no open reservation for that task (unknown, or settled before). */
 export type CaptureResult =
-  { outcome: 'captured'; record: BillingRecordEntity } | { outcome: 'unchanged' };
+  { outcome: 'captured'; record: StoredBillingRecord } | { outcome: 'unchanged' };
 export type ReleaseResult = { outcome: 'released'; amountUnits: number } | { outcome: 'unchanged' };
 
 export type ReserveResult =

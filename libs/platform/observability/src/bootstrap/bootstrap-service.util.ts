@@ -11,10 +11,10 @@ import {
   ProxyConfig,
   ShutdownConfig,
 } from '@genhub/config';
-import { HttpMetrics } from '../metrics/http-metrics.util';
+import { HttpMetrics } from '../metrics/http-metrics.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { requestId } from '../logging/logger-options.config';
-import { RequestLog } from '../logging/request-log.util';
+import { RequestLog } from '../logging/request-log.service';
 
 export interface BootstrapOptions {
   service: string;

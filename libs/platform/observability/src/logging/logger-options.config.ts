@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
 import { logContextMixin } from './log-context.util';
-import { withoutUrlSecrets } from './request-log.util';
+import { withoutUrlSecrets } from './request-log.service';
 
 /** The caller's `x-request-id` when it is sane, else a new UUID. Fastify assigns it; every log line carries it. */
 export function requestId(req: IncomingMessage): string {

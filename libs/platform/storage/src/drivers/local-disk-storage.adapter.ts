@@ -31,7 +31,7 @@ import {
   keyFromCdnUrl,
   urlForKey,
 } from '../util/object-key.util';
-import { SizeLimitStream } from '../util/size-limit.util';
+import { SizeLimitStream } from '../util/size-limit.stream';
 import { OBJECT_CACHE_CONTROL, storedContentType } from '../media/served-content.util';
 
 interface Sidecar {

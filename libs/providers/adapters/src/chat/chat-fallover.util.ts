@@ -1,5 +1,5 @@
 import { ChatBackendError, ChatChunk, ChatCompletion, ChatRequest } from './chat-backend.util';
-import type { ChatCatalogue, ChatRoute } from './chat-catalogue.util';
+import type { ChatCatalogue, ChatRoute } from './chat-catalogue.service';
 
 export interface RoutedCompletion {
   route: ChatRoute;

@@ -1,5 +1,5 @@
 import { parseProvidersFile } from '../config/providers-file.util';
-import { ChatCatalogue } from './chat-catalogue.util';
+import { ChatCatalogue } from './chat-catalogue.service';
 import { chatModelsFromFile } from './chat-models-from-file.util';
 import { OpenAiChatBackend } from './openai-chat.backend';
 

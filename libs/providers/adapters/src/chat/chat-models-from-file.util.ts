@@ -1,6 +1,6 @@
 import type { ProvidersFile, UpstreamSettings } from '../config/providers-file.types';
 import type { ChatBackend } from './chat-backend.util';
-import type { ChatModelDefinition, ChatModelSet } from './chat-catalogue.util';
+import type { ChatModelDefinition, ChatModelSet } from './chat-catalogue.service';
 import { OpenAiChatBackend } from './openai-chat.backend';
 
 /** Chat backends by upstream kind; `openai` speaks the OpenAI chat-completions wire format. */

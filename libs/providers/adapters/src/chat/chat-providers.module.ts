@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ChatConfig } from '@genhub/config';
 import type { ProvidersFile } from '../config/providers-file.types';
 import { PROVIDERS_FILE_CONTENTS, ProvidersModule } from '../providers.module';
-import { ChatCatalogue } from './chat-catalogue.util';
+import { ChatCatalogue } from './chat-catalogue.service';
 import { chatModelsFromFile } from './chat-models-from-file.util';
 import { localChatModels } from './local-chat-model.adapter';
 

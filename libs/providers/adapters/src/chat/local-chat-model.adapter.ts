@@ -1,5 +1,5 @@
 import { Channels } from '../contract/model-adapter.types';
-import type { ChatModelSet, ChatRoute } from './chat-catalogue.util';
+import type { ChatModelSet, ChatRoute } from './chat-catalogue.service';
 import { LocalChatBackend, LocalChatOptions } from './local-chat.backend';
 
 export const LOCAL_CHAT_MODEL_ID = 'local/chat';

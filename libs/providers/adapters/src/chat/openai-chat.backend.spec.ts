@@ -1,6 +1,6 @@
 import { FakeOpenAiChat } from '@genhub/testing';
 import { ChatBackendError, ChatChunk, ChatRequest } from './chat-backend.util';
-import { ChatCatalogue } from './chat-catalogue.util';
+import { ChatCatalogue } from './chat-catalogue.service';
 import { completeOverRoutes, streamOverRoutes } from './chat-fallover.util';
 import { OpenAiChatBackend } from './openai-chat.backend';
 

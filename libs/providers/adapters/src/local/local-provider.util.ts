@@ -4,7 +4,7 @@ import {
   TextToSpeechInputDto,
 } from '@genhub/contracts/server';
 import { Channels, ModelDefinition, ModelRoute } from '../contract/model-adapter.types';
-import { AdapterRegistry } from '../registry/adapter-registry.util';
+import { AdapterRegistry } from '../registry/adapter-registry.service';
 import { TextToImageAdapter } from './image/text-to-image.adapter';
 import { SimulatorAdapter } from './simulator.adapter';
 import { SimulatorInputDto } from '@genhub/contracts/server';

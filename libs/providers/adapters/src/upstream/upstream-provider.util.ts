@@ -1,7 +1,7 @@
 import { MODEL_INPUTS } from '@genhub/contracts/server';
 import type { ProvidersFile } from '../config/providers-file.types';
 import { ChannelName, ModelDefinition, ModelRoute } from '../contract/model-adapter.types';
-import { AdapterRegistry } from '../registry/adapter-registry.util';
+import { AdapterRegistry } from '../registry/adapter-registry.service';
 import { adapterFor } from './upstream-adapters.util';
 
 /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KeysetPosition } from '@genhub/database';
-import type { TaskTimings } from '../entities/task.entity';
+import type { TaskTimings } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 
 /** Where a page starts: after the task with this (created_at, id), newest first. */

@@ -1,5 +1,5 @@
 import { isUUID } from 'class-validator';
-import { TaskEntity, type TaskTimings } from '../entities/task.entity';
+import { StoredTask, type TaskTimings } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 
 /** A `tasks.tasks` row as PostgreSQL returns it. */
@@ -37,8 +37,8 @@ export const TASK_COLUMNS = `id, account_id, model, channel, category, status, i
   output_prefix, price_units, code, error, outputs, output_keys, timings, attempt, time_limit_ms,
   created_at, started_at, finished_at, deleted_at, idempotency_key, request_hash`;
 
-export function taskFromRow(r: TaskRow): TaskEntity {
-  return Object.assign(new TaskEntity(), {
+export function taskFromRow(r: TaskRow): StoredTask {
+  return Object.assign(new StoredTask(), {
     id: r.id,
     accountId: r.account_id,
     model: r.model,
@@ -67,7 +67,7 @@ export function taskFromRow(r: TaskRow): TaskEntity {
 
 /** What the result endpoint shows of a task (no input: it can be large and is not shown). */
 export type TaskResultFields = Pick<
-  TaskEntity,
+  StoredTask,
   'id' | 'accountId' | 'model' | 'status' | 'code' | 'error' | 'outputs' | 'timings' | 'createdAt'
 >;
 

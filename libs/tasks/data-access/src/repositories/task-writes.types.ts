@@ -1,4 +1,4 @@
-import type { TaskTimings } from '../entities/task.entity';
+import type { TaskTimings } from '../rows/task.row';
 
 // What the tasks domain's write steps take (statements/task.statements.ts).
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@genhub/database';
-import { TaskEntity, TaskTimings } from '../entities/task.entity';
+import { StoredTask, TaskTimings } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 import {
   isTaskId,
@@ -22,7 +22,7 @@ export class TaskRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The caller's own task, unless deleted; undefined for unknown, foreign or malformed ids. */
-  async findOwnedTask(accountId: string, id: string): Promise<TaskEntity | undefined> {
+  async findOwnedTask(accountId: string, id: string): Promise<StoredTask | undefined> {
     if (!isTaskId(id)) return undefined;
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks WHERE id = $1 AND account_id = $2 AND status <> 'deleted'`,
@@ -79,7 +79,7 @@ export class TaskRepository {
     accountId: string,
     key: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<TaskEntity | undefined> {
+  ): Promise<StoredTask | undefined> {
     const rows: TaskRow[] = await manager.query(
       `SELECT * FROM tasks.tasks WHERE account_id = $1 AND idempotency_key = $2`,
       [accountId, key],
@@ -119,7 +119,7 @@ export class TaskRepository {
    * again (attempt + 1, so the old run can no longer finish it). Undefined
    * when the task is in none of them.
    */
-  async claimForRun(id: string, from: readonly TaskStatus[]): Promise<TaskEntity | undefined> {
+  async claimForRun(id: string, from: readonly TaskStatus[]): Promise<StoredTask | undefined> {
     const rows = await preparedQuery<[TaskRow[], number]>(
       this.dataSource.manager,
       `UPDATE tasks.tasks SET status = 'processing', attempt = attempt + 1, started_at = clock_timestamp()
@@ -173,7 +173,7 @@ export class TaskRepository {
     open: readonly TaskStatus[],
     graceMs: number,
     limit: number,
-  ): Promise<TaskEntity[]> {
+  ): Promise<StoredTask[]> {
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks
         WHERE status = ANY($3)

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 
 type Wake = () => void;
 
@@ -8,7 +8,7 @@ export const UNSUBSCRIBE_AFTER_MS = 10_000;
 
 /**
  * Waits for tasks to turn terminal without polling: ONE subscription to
- * Channel.TaskTerminal per process, a map of waiters, and one shared sweep
+ * PubSubChannel.TaskTerminal per process, a map of waiters, and one shared sweep
  * timer (every 100 ms while anyone waits) instead of a timer per waiter. The
  * notice is a hint: callers re-read the row when woken. The subscription is
  * held only while sync calls are under way (and UNSUBSCRIBE_AFTER_MS after):
@@ -46,7 +46,7 @@ export class SyncWaiter implements BeforeApplicationShutdown {
     };
     // A failed subscription (Redis down) is not kept: the next caller tries again.
     this.subscribed ??= this.pubsub
-      .subscribe(Channel.TaskTerminal, (id) => this.wake(id))
+      .subscribe(PubSubChannel.TaskTerminal, (id) => this.wake(id))
       .catch((error: unknown) => {
         this.subscribed = undefined;
         throw error;

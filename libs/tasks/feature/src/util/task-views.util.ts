@@ -1,6 +1,6 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { WebhookPayload } from '@genhub/queue';
-import type { TaskEntity, TaskResultFields } from '@genhub/tasks-data-access';
+import type { StoredTask, TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskCode } from '@genhub/errors';
 
 /**
@@ -58,7 +58,7 @@ export function toResultView(task: TaskResultFields): TaskResultBody {
 }
 
 /** The webhook body snapshot: exactly its keys (docs/interface.md, "Webhook payload"). */
-export function toWebhookPayload(task: TaskEntity): WebhookPayloadDto {
+export function toWebhookPayload(task: StoredTask): WebhookPayloadDto {
   const completed = task.status === 'completed';
   return {
     id: task.id,

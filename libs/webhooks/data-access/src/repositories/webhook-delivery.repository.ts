@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUUID } from 'class-validator';
 import { preparedQuery } from '@genhub/database';
-import { DeliveryStatus } from '../entities';
+import { DeliveryStatus } from '../rows';
 
 export interface DeliveryState {
   taskId: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const S3rver = require('s3rver');
 import { PepperConfig } from '@genhub/config';
 import { S3Storage } from '../../drivers/s3-storage.adapter';
-import { MediaFetcher, MediaFetchError } from '../../media/media-fetcher.util';
+import { MediaFetcher, MediaFetchError } from '../../media/media-fetcher.service';
 import { InMemoryUploadQuota } from '../testing/in-memory-upload-quota';
 import { IssueUploadTicketUseCase } from './issue-upload-ticket.use-case';
 import { INCOMING_PREFIX } from './upload-ticket.util';

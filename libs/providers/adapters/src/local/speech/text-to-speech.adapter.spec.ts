@@ -1,6 +1,6 @@
 import type { TextToSpeechInputDto } from '@genhub/contracts/server';
 import { onlyBytes, runContext } from '../test/run-context.util';
-import { EspeakEngine } from './espeak-engine.util';
+import { EspeakEngine } from './espeak-engine.adapter';
 import type { SpeechEngine } from './speech-engine.types';
 import { TextToSpeechAdapter } from './text-to-speech.adapter';
 import { readWavInfo } from './wav.util';

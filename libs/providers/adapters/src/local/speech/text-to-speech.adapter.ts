@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { TextToSpeechInputDto } from '@genhub/contracts/server';
 import { AdapterResult, ModelAdapter, RunContext } from '../../contract/model-adapter.types';
 import { SeededRandom, seedFrom } from '../seeded-random.util';
-import { EspeakEngine } from './espeak-engine.util';
+import { EspeakEngine } from './espeak-engine.adapter';
 import type { SpeechEngine } from './speech-engine.types';
 import { renderToneSequence } from './tone-sequence.util';
 import { readWavInfo } from './wav.util';

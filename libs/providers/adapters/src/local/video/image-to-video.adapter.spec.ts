@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { ImageToVideoInputDto } from '@genhub/contracts/server';
 import { onlyBytes, runContext } from '../test/run-context.util';
 import { ImageToVideoAdapter } from './image-to-video.adapter';
-import { frameDelays } from './pan-zoom-animator.util';
+import { frameDelays } from './pan-zoom-animator.service';
 
 const adapter = new ImageToVideoAdapter();
 const PHOTO_URL = 'http://img.test/photo.png';

@@ -11,7 +11,7 @@ import { AbstractImageGenerator } from '../image/abstract-image.generator';
 import { FrameSize, frameSize } from '../image/frame-size.util';
 import { seedFrom } from '../seeded-random.util';
 import { canvasSize } from './camera-path.util';
-import { PanZoomAnimator } from './pan-zoom-animator.util';
+import { PanZoomAnimator } from './pan-zoom-animator.service';
 import { TaskCode } from '@genhub/errors';
 
 /** Long side of the local videos in pixels: keeps 240 raw frames under ~110 MB. */

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@genhub/errors';
-import { Channel, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import { TaskResultLoader } from '../task-result-loader.service';
 import { QueuePositions } from './queue-positions.service';
@@ -150,7 +150,7 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
       const stopReconnect = this.pubsub.onReconnect(() => this.refreshAll());
       try {
         const offs = await Promise.all(
-          [Channel.TaskTerminal, Channel.TaskStatus].map((channel) =>
+          [PubSubChannel.TaskTerminal, PubSubChannel.TaskStatus].map((channel) =>
             this.pubsub.subscribe(channel, wake),
           ),
         );

@@ -9,7 +9,7 @@ import {
   DeliveryState,
   WebhookDeliveryRepository,
 } from '@genhub/webhooks-data-access';
-import { HostLimiter } from '../../dispatch/host-limiter.util';
+import { HostLimiter } from '../../dispatch/host-limiter.service';
 import { afterFailedAttempt } from '../../dispatch/retry-policy.util';
 import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
 import { signedHeaders } from '../../dispatch/webhook-signing.util';

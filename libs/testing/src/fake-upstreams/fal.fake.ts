@@ -6,7 +6,7 @@ import {
   UpstreamRequest,
   applyFault,
   json,
-} from './fake-server.util';
+} from './upstream-server.fake';
 
 /** How the next queue request behaves. */
 export interface FalScript {

@@ -1,7 +1,7 @@
 export type ReservationState = 'open' | 'captured' | 'released';
 
 /** A row of `billing.reservations` (the migration is the schema; this is its shape in code). */
-export class ReservationEntity {
+export class StoredReservation {
   taskId!: string;
   accountId!: string;
   amountUnits!: number;

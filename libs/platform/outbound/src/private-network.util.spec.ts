@@ -1,6 +1,6 @@
-import { checkOutboundUrl, guardedLookup, isPrivateAddress } from './private-network.guard';
+import { checkOutboundUrl, guardedLookup, isPrivateAddress } from './private-network.util';
 
-describe('private-network guard', () => {
+describe('private-network check', () => {
   it.each([
     '127.0.0.1',
     '10.1.2.3',

@@ -1,7 +1,7 @@
 export type DeliveryStatus = 'pending' | 'delivered' | 'abandoned';
 
 /** A row of `webhooks.deliveries` (the migration is the schema; this is its shape in code). */
-export class WebhookDeliveryEntity {
+export class StoredWebhookDelivery {
   taskId!: string;
   accountId!: string;
   url!: string;

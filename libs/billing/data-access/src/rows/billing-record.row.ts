@@ -1,7 +1,7 @@
 export type BillingRecordType = 'top-up' | 'usage';
 
 /** A row of `billing.records` (the migration is the schema; this is its shape in code). */
-export class BillingRecordEntity {
+export class StoredBillingRecord {
   id!: string;
   accountId!: string;
   seq!: number;

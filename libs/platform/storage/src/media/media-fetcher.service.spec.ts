@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { TaskCode } from '@genhub/errors';
 import { LocalDiskStorage } from '../drivers/local-disk-storage.adapter';
 import { MB } from './media-formats.util';
-import { MediaFetchError, MediaFetcher } from './media-fetcher.util';
+import { MediaFetchError, MediaFetcher } from './media-fetcher.service';
 
 const PNG = Buffer.concat([Buffer.from([0x89]), Buffer.from('PNG\r\n\x1a\n'), Buffer.alloc(40)]);
 const WAV = Buffer.concat([Buffer.from('RIFF\x24\0\0\0WAVEfmt ', 'latin1'), Buffer.alloc(40)]);

@@ -1,4 +1,4 @@
-import { HostLimiter } from './host-limiter.util';
+import { HostLimiter } from './host-limiter.service';
 
 describe('HostLimiter', () => {
   it('admits up to the limit per host, answers at once when full, and frees on release', () => {

@@ -1,5 +1,5 @@
 /** A row of `accounts.api_keys` (the migration is the schema; this is its shape in code). */
-export class ApiKeyEntity {
+export class StoredApiKey {
   id!: string;
   accountId!: string;
   name!: string | null;

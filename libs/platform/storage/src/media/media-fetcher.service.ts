@@ -41,7 +41,7 @@ export interface FetchedMedia {
 
 /**
  * Downloads a model's media input: our own CDN URLs straight from storage;
- * anything else over HTTP(S) with the private-network guard (checked at
+ * anything else over HTTP(S) with the private-network check (made at
  * connect time and on every redirect), a time limit, the kind's size limit
  * enforced while reading, and type sniffing (the content must be of `kind`).
  * Every failure is a MediaFetchError whose message says what went wrong.

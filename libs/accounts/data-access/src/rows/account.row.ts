@@ -6,7 +6,7 @@ export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** A row of `accounts.accounts` (the migration is the schema; this is its shape in code). */
-export class AccountEntity {
+export class StoredAccount {
   id!: string;
   currency!: Currency;
   accountLevel!: AccountLevel;

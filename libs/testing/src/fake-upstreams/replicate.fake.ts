@@ -7,7 +7,7 @@ import {
   applyFault,
   json,
   parseJson,
-} from './fake-server.util';
+} from './upstream-server.fake';
 
 /** How the next prediction behaves. */
 export interface ReplicateScript {

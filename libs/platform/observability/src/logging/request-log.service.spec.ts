@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { pinoHttp } from 'pino-http';
 import { Writable } from 'node:stream';
 import { loggerOptions, requestId } from './logger-options.config';
-import { RequestLog, withoutUrlSecrets } from './request-log.util';
+import { RequestLog, withoutUrlSecrets } from './request-log.service';
 
 /**
  * A Fastify app with the request log installed, writing to an array of parsed

@@ -11,7 +11,7 @@ export interface TaskTimings {
 }
 
 /** A row of `tasks.tasks` (the migration is the schema; this is its shape in code). */
-export class TaskEntity {
+export class StoredTask {
   id!: string;
   accountId!: string;
   model!: string;
@@ -37,13 +37,4 @@ export class TaskEntity {
   deletedAt!: Date | null;
   idempotencyKey!: string | null;
   requestHash!: string | null;
-}
-
-/** A row of `tasks.outbox` (the migration is the schema; this is its shape in code). */
-export class OutboxEntity {
-  id!: number;
-  jobName!: string;
-  jobId!: string;
-  payload!: unknown;
-  createdAt!: Date;
 }

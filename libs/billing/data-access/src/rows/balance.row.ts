@@ -1,5 +1,5 @@
 /** A row of `billing.balances` (the migration is the schema; this is its shape in code). */
-export class BalanceEntity {
+export class StoredBalance {
   accountId!: string;
   currency!: 'USD' | 'CNY';
   balanceUnits!: number;

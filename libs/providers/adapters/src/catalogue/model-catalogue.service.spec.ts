@@ -1,7 +1,7 @@
 import { ModelDefinition } from '../contract/model-adapter.types';
 import { SIMULATOR_MODEL, SIMULATOR_SLUG } from '../local/local-provider.util';
 import { buildProviders } from '../providers.module';
-import { ModelCatalogue } from './model-catalogue.util';
+import { ModelCatalogue } from './model-catalogue.service';
 
 const route = { adapter: 'x', upstreamModel: 'x', priceUnits: 20_000 };
 const flux = (runType: string): ModelDefinition => ({

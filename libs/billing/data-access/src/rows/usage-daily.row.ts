@@ -1,5 +1,5 @@
 /** Rollup maintained with every capture, so usage queries never scan records. */
-export class UsageDailyEntity {
+export class StoredUsageDaily {
   accountId!: string;
   day!: string;
   category!: string;

@@ -1,5 +1,5 @@
 /** A row of `webhooks.attempts` (the migration is the schema; this is its shape in code). */
-export class WebhookAttemptEntity {
+export class StoredWebhookAttempt {
   id!: string;
   taskId!: string;
   attempt!: number;

@@ -7,7 +7,7 @@ import {
   json,
   parseJson,
   tinyWav,
-} from './fake-server.util';
+} from './upstream-server.fake';
 
 /**
  * A fake OpenAI-compatible API (images/generations, audio/speech,

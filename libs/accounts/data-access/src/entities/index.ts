@@ -1,2 +1,0 @@
-export * from './account.entity';
-export * from './api-key.entity';

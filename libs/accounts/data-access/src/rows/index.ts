@@ -1,0 +1,2 @@
+export * from './account.row';
+export * from './api-key.row';

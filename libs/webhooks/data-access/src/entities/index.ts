@@ -1,2 +1,0 @@
-export * from './webhook-attempt.entity';
-export * from './webhook-delivery.entity';

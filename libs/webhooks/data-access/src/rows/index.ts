@@ -1,0 +1,2 @@
+export * from './webhook-attempt.row';
+export * from './webhook-delivery.row';
