@@ -17,16 +17,16 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { TaskEngineModule } from '@genhub/task-engine';
-import { ObservabilityModule } from '@genhub/observability';
-import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
-import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import {
   HANDOVER_DELETE_MS,
   HANDOVER_GRACE_MS,
   OutboxRelay,
   SubmitTaskUseCase,
-} from '@genhub/tasks-feature';
+  TaskEngineModule,
+} from '@genhub/task-engine';
+import { ObservabilityModule } from '@genhub/observability';
+import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
+import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import {
   createTestDatabase,
   deleteQueuePrefix,

@@ -17,17 +17,18 @@ import {
   TaskConfig,
 } from '@genhub/config';
 import { DatabaseModule } from '@genhub/database';
-import { TaskEngineModule } from '@genhub/task-engine';
+import {
+  OPEN_STATUSES,
+  RunTaskUseCase,
+  STUCK_TASK_SWEEP_LOCK,
+  SweepStuckTasksUseCase,
+  TaskEngineModule,
+  TaskFinisher,
+} from '@genhub/task-engine';
 import { TASK_CODES } from '@genhub/errors';
 import { MetricsService, ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import {
-  RunTaskUseCase,
-  STUCK_TASK_SWEEP_LOCK,
-  SweepStuckTasksUseCase,
-  TaskFinisher,
-} from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, insertTask, until } from '@genhub/testing';
 
 const GRACE_MS = 2000;
@@ -121,14 +122,14 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
 
   it('fails tasks stuck processing or created with 5004, releases once, queues the webhook; leaves healthy ones', async () => {
     const hung = await submitted({ webhook: 'https://example.com/hook' });
-    const claimed = await tasks.claimForRun(hung.id);
+    const claimed = await tasks.claimForRun(hung.id, OPEN_STATUSES);
     expect(claimed?.attempt).toBe(1);
     if (!claimed) throw new Error('not claimed');
     await backdate(hung.id, 'started_at');
     const lost = await submitted(); // its job never ran: still created long after submit
     await backdate(lost.id, 'created_at');
     const healthy = await submitted();
-    await tasks.claimForRun(healthy.id);
+    await tasks.claimForRun(healthy.id, OPEN_STATUSES);
     await backdate(healthy.id, 'created_at'); // waited long in the queue, but started just now
     const young = await submitted();
 
@@ -200,7 +201,7 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
 
   it('two racing terminal writes on one stuck task: exactly one wins', async () => {
     const t = await submitted();
-    const claimed = await tasks.claimForRun(t.id);
+    const claimed = await tasks.claimForRun(t.id, OPEN_STATUSES);
     if (!claimed) throw new Error('not claimed');
     const finisher = moduleRef.get(TaskFinisher);
     const failed = { failed: { code: 5004, error: TASK_CODES[5004].message, timings: null } };
