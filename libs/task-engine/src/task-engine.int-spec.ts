@@ -73,7 +73,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
           ],
           env: { ...process.env, LOG_LEVEL: 'silent' },
         }),
-        ObservabilityModule.forRoot('task-flow-test'),
+        ObservabilityModule.forRoot('task-engine-test'),
         DatabaseModule,
         QueueModule.forRoot(),
         InMemoryStorageModule.with(storage),
