@@ -16,24 +16,22 @@ import {
   StorageConfig,
   TaskConfig,
 } from '@genhub/config';
-import { DatabaseModule, databaseIdentity } from '@genhub/database';
+import { DatabaseModule, databaseIdentity, GroupCommit } from '@genhub/database';
 import type { AppException } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule, QueueName } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import {
-  AccountBatcher,
-  GetResultUseCase,
-  RunTaskUseCase,
-  SubmitTaskUseCase,
-} from '@genhub/tasks-feature';
+import { GetResultUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
 import { RecoveryQueues } from './recovery/recovery-queues.service';
 import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
 import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
 import { TaskEngineModule } from './task-engine.module';
-import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case';
+import { DeleteTaskUseCase } from './delete/delete-task.use-case';
+import { RunTaskUseCase } from './run/run-task.use-case';
+import { submitStatement } from './statements/task-engine.statements';
+import { SubmitTaskUseCase } from './submit/submit-task.use-case';
 
 /**
  * The money table end to end (issue 18): each path a task takes, through the
@@ -43,7 +41,7 @@ import { DeleteTaskUseCase } from './use-cases/delete-task/delete-task.use-case'
 const PRICE = 1000;
 const storage = new InMemoryObjectStorage();
 
-describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', () => {
+describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)', () => {
   let moduleRef: TestingModule;
   let submit: SubmitTaskUseCase;
   let run: RunTaskUseCase;
@@ -181,7 +179,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
    * transaction it ran in.
    */
   function reserveThrough(
-    batcher: AccountBatcher,
+    batcher: GroupCommit,
     accountId: string,
     amountUnits: number,
     hold: { before?: number; after?: number } = {},
@@ -189,14 +187,9 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     const id = randomUUID();
     return batcher.run(accountId, async (manager) => {
       if (hold.before) await manager.query('SELECT pg_sleep($1)', [hold.before]);
-      const created = await tasks.insertReserved(
-        ledger.reservationCte({
-          accountId,
-          taskId: id,
-          amountUnits,
-          model: 'm/x',
-          category: 'test',
-        }),
+      const created = await submitStatement(
+        manager,
+        { accountId, taskId: id, amountUnits, model: 'm/x', category: 'test' },
         {
           id,
           accountId,
@@ -209,8 +202,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
           priceUnits: amountUnits,
           timeLimitMs: 1000,
         },
-        [],
-        manager,
+        { jobName: 'run-task', jobId: `task-${id}`, payload: { v: 1, taskId: id } },
       );
       if (hold.after) await manager.query('SELECT pg_sleep($1)', [hold.after]);
       const [{ tx }] = await manager.query('SELECT txid_current()::text AS tx');
@@ -222,7 +214,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
     const accountId = randomUUID();
     await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 6 * PRICE });
     const sizes: number[] = [];
-    const batcher = new AccountBatcher(ds, {
+    const batcher = new GroupCommit(ds, {
       perLine: 1,
       maxBatch: 64,
       onBatch: (n) => sizes.push(n),
@@ -255,7 +247,7 @@ describe('task flow: who pays for what (PostgreSQL + Redis, the real ledger)', (
       await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 10 * PRICE });
     // Two replicas' batchers, one lane each, whose batches hold both accounts' balance rows
     // (reservations here; the task-worker's settlement lanes take the same rows).
-    const replica = () => new AccountBatcher(ds, { perLine: 1, lanes: 1, maxBatch: 64 });
+    const replica = () => new GroupCommit(ds, { perLine: 1, lanes: 1, maxBatch: 64 });
     const [one, two] = [replica(), replica()];
     // A first call holds each line while the other two arrive and wait together.
     const [a, b] = await Promise.all([
