@@ -6,6 +6,7 @@ import type { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
+import { LedgerRepository } from '@genhub/billing-data-access';
 import {
   ConfigModule,
   DatabaseConfig,
@@ -17,93 +18,30 @@ import {
   StorageConfig,
   TaskConfig,
 } from '@genhub/config';
-import { DatabaseModule } from '@genhub/database';
+import { DatabaseModule, laneOf } from '@genhub/database';
 import { APP_ERRORS, AppException, TASK_CODES } from '@genhub/errors';
 import { ObservabilityModule } from '@genhub/observability';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
-import { QueueModule, QueueName, RunTaskJob } from '@genhub/queue';
+import { PubSubChannel, QueueModule, QueueName, RunTaskJob } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import {
-  RESERVATION_PORT,
-  ReservationPort,
-  ReservationRequest,
-  ReservationShortfall,
-} from './ports/reservation.port';
-import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
-import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from './ports/webhook-delivery.port';
-import { EstimatedDurationService } from './services/estimated-duration.service';
-import { TasksFeatureModule } from './tasks-feature.module';
-import { InMemoryObjectStorage, InMemoryStorageModule, until } from '@genhub/testing';
-import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
-import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
-import {
-  RESERVATION_LANES,
-  RESERVATION_LANES_FROM_IN_FLIGHT,
-  RESERVATIONS_PER_ACCOUNT,
-  SubmitTaskInput,
-  SubmitTaskUseCase,
-} from './use-cases/submit-task/submit-task.use-case';
-import { SyncSubmitUseCase } from './use-cases/submit-task/sync-submit.use-case';
-import { RUN_JOB_MAX_INPUT_BYTES } from './use-cases/submit-task/run-job.util';
-import { SyncWaiter, UNSUBSCRIBE_AFTER_MS } from './services/sync-waiter.service';
-import {
-  SETTLEMENT_LANES_FROM_IN_FLIGHT,
-  SETTLEMENT_LANES,
-} from './services/task-finisher.service';
-import { laneOf } from './util/account-batcher.util';
+  EstimatedDurationService,
+  GetResultUseCase,
+  SyncWaiter,
+  UNSUBSCRIBE_AFTER_MS,
+} from '@genhub/tasks-feature';
+import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
+import { OPEN_STATUSES } from './rules/task-lifecycle.rules';
+import { RunTaskUseCase } from './run/run-task.use-case';
+import { SubmitTaskInput, SubmitTaskUseCase } from './submit/submit-task.use-case';
+import { SyncSubmitUseCase } from './submit/sync-submit.use-case';
+import { ACCOUNT_LINES } from './task-engine.constants';
+import { TaskEngineModule } from './task-engine.module';
 
 const storage = new InMemoryObjectStorage();
 
-const reservations: ReservationRequest[] = [];
-let reservationAnswer: { ok: true } | ({ ok: false } & ReservationShortfall) = { ok: true };
-/** How long the reservation statement takes (seconds), as a hot balance row's lock would. */
-let reservationSeconds = 0;
-/**
- * Reserves nothing for real: the `reserved` CTE yields its row when the answer
- * is ok; each statement notes the transaction it ran in (group commit).
- */
-const reservation: ReservationPort = {
-  reservationCte: (request) => {
-    reservations.push(request);
-    return {
-      sql: `reserved AS (SELECT 1 AS one FROM pg_sleep($2::float8) WHERE $1::boolean),
-        reservation_tx AS (
-          INSERT INTO public.test_reservation_tx (task_id, tx) VALUES ($3::uuid, txid_current()))`,
-      params: [reservationAnswer.ok, reservationSeconds, request.taskId],
-      yields: 'reserved',
-    };
-  },
-  shortfall: async () => {
-    if (reservationAnswer.ok) throw new Error('shortfall asked after a reservation');
-    return reservationAnswer;
-  },
-};
-
-/**
- * Records each settlement request (the run's ending; capture or release is the
- * task flow's rule) in a table, from the run's own terminal statement and only if it won.
- */
-const settlement: SettlementPort = {
-  settlementCte: (request, when) => ({
-    sql: `settled AS (
-      INSERT INTO public.test_settlements (task_id, outcome, tx)
-      SELECT $1::uuid, $2, txid_current() WHERE ${when}
-      RETURNING task_id)`,
-    params: [request.taskId, request.status],
-    yields: 'settled',
-  }),
-};
-
-/** Records each webhook delivery the terminal statement opens, only if that statement won. */
-const webhookDelivery: WebhookDeliveryPort = {
-  deliveryCte: (request, when) => ({
-    sql: `delivery_opened AS (
-      INSERT INTO public.test_deliveries (task_id, url, body) SELECT $1::uuid, $2, $3 WHERE ${when}
-      RETURNING task_id)`,
-    params: [request.taskId, request.url, request.body],
-    yields: 'delivery_opened',
-  }),
-};
+/** Each account's opening balance: enough for every task here. */
+const OPENING_UNITS = 10_000_000_000;
 
 /** A copy of the simulator with a 300 ms time limit. */
 const LIMITED = {
@@ -113,13 +51,19 @@ const LIMITED = {
   timeLimitMs: 300,
 };
 
-describe('tasks feature (PostgreSQL + Redis)', () => {
+/**
+ * Submit and run through the task engine, on the real ledger (billing) and
+ * webhook deliveries: what a submit reserved, how a run settled and what it
+ * opened are read from their tables.
+ */
+describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', () => {
   let moduleRef: TestingModule;
   let submit: SubmitTaskUseCase;
   let sync: SyncSubmitUseCase;
   let run: RunTaskUseCase;
   let result: GetResultUseCase;
   let tasks: TaskRepository;
+  let ledger: LedgerRepository;
   let ds: DataSource;
   let queues: Record<string, Queue>;
   const accountId = randomUUID();
@@ -145,17 +89,12 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
             SYNC_TIMEOUT_MS: '1000',
           },
         }),
-        ObservabilityModule.forRoot('tasks-test'),
+        ObservabilityModule.forRoot('task-engine-submit-run-test'),
         DatabaseModule,
         QueueModule.forRoot(),
         InMemoryStorageModule.with(storage),
-        TasksFeatureModule.forGateway({
-          reservation: { provide: RESERVATION_PORT, useValue: reservation },
-        }),
-        TasksFeatureModule.forWorker({
-          settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
-          webhookDelivery: { provide: WEBHOOK_DELIVERY_PORT, useValue: webhookDelivery },
-        }),
+        TaskEngineModule.forGateway(),
+        TaskEngineModule.forWorker(),
       ],
     })
       .overrideProvider(ModelCatalogue)
@@ -167,29 +106,82 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     run = moduleRef.get(RunTaskUseCase);
     result = moduleRef.get(GetResultUseCase);
     tasks = moduleRef.get(TaskRepository);
+    ledger = moduleRef.get(LedgerRepository);
     ds = moduleRef.get(getDataSourceToken());
     queues = Object.fromEntries(
       Object.values(QueueName).map((q) => [q, moduleRef.get<Queue>(getQueueToken(q))]),
     );
-    await ds.query(
-      `CREATE TABLE IF NOT EXISTS public.test_settlements (task_id uuid NOT NULL, outcome text NOT NULL, tx bigint NOT NULL)`,
-    );
-    await ds.query(
-      `CREATE TABLE IF NOT EXISTS public.test_reservation_tx (task_id uuid NOT NULL, tx bigint NOT NULL)`,
-    );
-    await ds.query(
-      `CREATE TABLE IF NOT EXISTS public.test_deliveries (task_id uuid NOT NULL, url text NOT NULL, body text NOT NULL)`,
-    );
+    await openAccounts([accountId]);
   });
+  afterAll(() => moduleRef.close());
 
-  async function settlementsOf(taskId: string): Promise<string[]> {
-    const rows: { outcome: string }[] = await ds.query(
-      `SELECT outcome FROM public.test_settlements WHERE task_id = $1`,
+  async function openAccounts(accounts: string[]): Promise<void> {
+    for (const id of accounts)
+      await ledger.openAccount({ accountId: id, currency: 'USD', initialUnits: OPENING_UNITS });
+  }
+
+  /** The task's reservation as the ledger holds it (undefined: none). */
+  async function reservationOf(taskId: string) {
+    const [row]: {
+      task_id: string;
+      amount_units: number;
+      model: string;
+      category: string;
+      state: string;
+    }[] = await ds.query(
+      `SELECT task_id, amount_units::int AS amount_units, model, category, state
+         FROM billing.reservations WHERE task_id = $1`,
       [taskId],
     );
-    return rows.map((r) => r.outcome);
+    return row;
   }
-  afterAll(() => moduleRef.close());
+
+  /** How the task's reservation ended ('open' while unsettled) and the usage records it left. */
+  async function settlementOf(taskId: string): Promise<{ state?: string; usage: number }> {
+    const [{ usage }]: { usage: number }[] = await ds.query(
+      `SELECT count(*)::int AS usage FROM billing.records WHERE task_id = $1 AND type = 'usage'`,
+      [taskId],
+    );
+    return { state: (await reservationOf(taskId))?.state, usage };
+  }
+
+  /**
+   * Runs `work` while another transaction holds these accounts' balance rows
+   * (a hot row) for `ms`: the statements that need them queue behind it.
+   */
+  async function behindHeldBalances<T>(
+    accounts: string[],
+    work: () => Promise<T>,
+    ms = 100,
+  ): Promise<T> {
+    const holder = ds.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query(
+        `SELECT 1 FROM billing.balances WHERE account_id = ANY($1::uuid[]) FOR UPDATE`,
+        [accounts],
+      );
+      const pending = work();
+      pending.catch(() => undefined); // awaited below, after the commit
+      await sleep(ms);
+      await holder.commitTransaction();
+      return await pending;
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+  }
+
+  /** How many of these tasks' reservations each transaction wrote (one `now()` per transaction). */
+  async function groupsBy(column: 'created_at' | 'settled_at', taskIds: string[]) {
+    const groups: { n: number }[] = await ds.query(
+      `SELECT count(*)::int AS n FROM billing.reservations
+        WHERE task_id = ANY($1::uuid[]) GROUP BY ${column} ORDER BY n`,
+      [taskIds],
+    );
+    return groups.map((g) => g.n);
+  }
 
   const sim = (body: unknown, more: Partial<SubmitTaskInput> = {}): SubmitTaskInput => ({
     accountId,
@@ -210,17 +202,22 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     return error;
   }
 
-  async function taskCount(): Promise<number> {
-    const rows: { n: number }[] = await ds.query(
-      `SELECT count(*)::int AS n FROM tasks.tasks WHERE account_id = $1`,
-      [accountId],
+  /** The tasks and reservations written for these accounts. */
+  async function written(accounts: string[]): Promise<{ tasks: number; reservations: number }> {
+    const [row]: { tasks: number; reservations: number }[] = await ds.query(
+      `SELECT (SELECT count(*)::int FROM tasks.tasks WHERE account_id = ANY($1::uuid[])) AS tasks,
+              (SELECT count(*)::int FROM billing.reservations WHERE account_id = ANY($1::uuid[])) AS reservations`,
+      [accounts],
     );
-    return rows[0].n;
+    return row;
   }
 
   describe('submit refusals, in order of precedence', () => {
     it('checks provider, model, body, content, webhook, prefix, balance — and writes nothing', async () => {
-      const before = await taskCount();
+      // Short of the price (1000 units): 500, in CNY.
+      const poor = randomUUID();
+      await ledger.openAccount({ accountId: poor, currency: 'CNY', initialUnits: 500 });
+      const before = await written([accountId, poor]);
       const all = { webhook: 'ftp://x', prefix: '../x' };
       let e = await refusal({ ...sim({ extra: 1 }, all), provider: 'nope', model: 'zzz' });
       expect([e.code, APP_ERRORS[e.code].status, e.message]).toEqual([
@@ -244,18 +241,14 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       expect([e.code, e.details.fields]).toEqual(['invalid_request', ['webhook']]);
       e = await refusal(sim({ prompt: 'ok' }, { prefix: '../x' }));
       expect([e.code, e.details.fields]).toEqual(['invalid_request', ['prefix']]);
-      reservationAnswer = { ok: false, availableUnits: 500, currency: 'CNY' };
-      try {
-        e = await refusal(sim({ prompt: 'ok' }));
-      } finally {
-        reservationAnswer = { ok: true };
-      }
+      e = await refusal(sim({ prompt: 'ok' }, { accountId: poor }));
       expect([e.code, APP_ERRORS[e.code].status, e.message]).toEqual([
         'insufficient_balance',
         402,
         'Insufficient balance. Current: ¥0.001, required: ¥0.001. Please top up and try again.',
       ]);
-      expect(await taskCount()).toBe(before);
+      expect(await written([accountId, poor])).toEqual(before);
+      expect(await ledger.balanceOf(poor)).toMatchObject({ balanceUnits: 500, reservedUnits: 0 });
     });
 
     it('refuses bodies that are not objects, wrong types, unknown channels and private webhooks', async () => {
@@ -275,32 +268,16 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     const ack = await submit.execute(sim({ prompt: 'hello' }));
     expect(Object.keys(ack).sort()).toEqual(['estimated_duration', 'id', 'status']);
     expect(ack.status).toBe('created');
-    expect(reservations.at(-1)).toMatchObject({
-      taskId: ack.id,
-      amountUnits: 1000,
+    expect(await reservationOf(ack.id)).toEqual({
+      task_id: ack.id,
+      amount_units: 1000,
       model: 'local/simulator/test',
       category: 'test',
+      state: 'open',
     });
+    // The run job carries ids only: the worker claims the task and reads it in one statement.
     const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
-    // Version 2: the task's fixed fields, created_at as the row has it (decision 0122).
-    const row = await tasks.findOwnedTask(accountId, ack.id);
-    expect(job.data).toEqual({
-      v: 2,
-      taskId: ack.id,
-      task: {
-        accountId,
-        model: 'local/simulator/test',
-        channel: 'stable',
-        category: 'test',
-        input: { prompt: 'hello' },
-        webhookUrl: null,
-        outputPrefix: null,
-        priceUnits: 1000,
-        timeLimitMs: SIMULATOR_MODEL.timeLimitMs,
-        createdAt: expect.any(String),
-      },
-    });
-    expect(new Date((job.data as RunTaskJob).task?.createdAt ?? '')).toEqual(row?.createdAt);
+    expect(job.data).toEqual({ v: 1, taskId: ack.id });
     const pending = await result.execute({ accountId, taskId: ack.id });
     expect(pending).toEqual({
       body: { id: ack.id, status: 'processing' },
@@ -321,63 +298,60 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     });
   });
 
-  it('reserves one account’s waiting submits together: RESERVATIONS_PER_ACCOUNT alone, the rest in one transaction', async () => {
-    reservationSeconds = 0.1;
-    try {
-      const acks = await Promise.all(
+  it('reserves one account’s waiting submits together: ACCOUNT_LINES.perLine alone, the rest in one transaction', async () => {
+    // The balance row is hot: the first submit waits on its lock while the others gather.
+    const acks = await behindHeldBalances([accountId], () =>
+      Promise.all(
         Array.from({ length: 6 }, (_, i) => submit.execute(sim({ prompt: `line ${i}` }))),
-      );
-      expect(acks.every((a) => a.status === 'created')).toBe(true);
-      const groups: { n: number }[] = await ds.query(
-        `SELECT count(*)::int AS n FROM public.test_reservation_tx
-          WHERE task_id = ANY($1::uuid[]) GROUP BY tx ORDER BY n`,
-        [acks.map((a) => a.id)],
-      );
-      // Two start at once (one statement each); the four that waited share one commit.
-      expect(groups.map((g) => g.n)).toEqual([
-        ...Array(RESERVATIONS_PER_ACCOUNT).fill(1),
-        6 - RESERVATIONS_PER_ACCOUNT,
-      ]);
-    } finally {
-      reservationSeconds = 0;
-    }
+      ),
+    );
+    expect(acks.every((a) => a.status === 'created')).toBe(true);
+    // Rows one transaction wrote share its now(): one submit alone, the five that waited in one commit.
+    expect(
+      await groupsBy(
+        'created_at',
+        acks.map((a) => a.id),
+      ),
+    ).toEqual([...Array(ACCOUNT_LINES.perLine).fill(1), 6 - ACCOUNT_LINES.perLine]);
   });
 
-  /** `count` new account ids that share one of `lanes` lanes. */
-  function newAccountsInOneLane(count: number, lanes: number): string[] {
-    const lane = laneOf(accountId, lanes);
+  /** `count` new accounts (opened) that share one of `lanes` lanes. */
+  async function newAccountsInOneLane(count: number, lanes: number): Promise<string[]> {
+    const lane = laneOf(randomUUID(), lanes);
     const accounts: string[] = [];
     while (accounts.length < count) {
       const id = randomUUID();
       if (laneOf(id, lanes) === lane) accounts.push(id);
     }
+    await openAccounts(accounts);
     return accounts;
   }
 
   it('under load, reserves submits of different accounts in shared transactions when they share a lane', async () => {
-    const accounts = newAccountsInOneLane(3 * RESERVATION_LANES_FROM_IN_FLIGHT, RESERVATION_LANES);
-    reservationSeconds = 0.05;
-    try {
-      const acks = await Promise.all(
+    const accounts = await newAccountsInOneLane(
+      3 * (ACCOUNT_LINES.lanesFromInFlight as number),
+      ACCOUNT_LINES.lanes as number,
+    );
+    const acks = await behindHeldBalances(accounts, () =>
+      Promise.all(
         accounts.map((id, i) => submit.execute(sim({ prompt: `lane ${i}` }, { accountId: id }))),
-      );
-      expect(acks.every((a) => a.status === 'created')).toBe(true);
-      const rows: { tx: string }[] = await ds.query(
-        `SELECT tx FROM public.test_reservation_tx WHERE task_id = ANY($1::uuid[])`,
-        [acks.map((a) => a.id)],
-      );
-      expect(rows).toHaveLength(accounts.length);
-      // Alone on their own lines each would commit alone; past the threshold the rest
-      // wait on their lane and share commits.
-      expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(accounts.length);
-    } finally {
-      reservationSeconds = 0;
-    }
+      ),
+    );
+    expect(acks.every((a) => a.status === 'created')).toBe(true);
+    const groups = await groupsBy(
+      'created_at',
+      acks.map((a) => a.id),
+    );
+    expect(groups.reduce((a, b) => a + b, 0)).toBe(accounts.length);
+    // Alone on their own lines each would commit alone; past the threshold the rest
+    // wait on their lane and share commits.
+    expect(groups.length).toBeLessThan(accounts.length);
+    expect(Math.max(...groups)).toBeGreaterThan(1);
   });
 
   /**
    * Submits one task per account given, runs them all at once, checks each
-   * completed and settled exactly once; answers how many transactions settled them.
+   * completed and was captured exactly once; answers how many transactions settled them.
    */
   async function settleTogether(accounts: string[]): Promise<number> {
     const acks = await Promise.all(
@@ -385,12 +359,16 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     );
     const outcomes = await Promise.all(acks.map((a) => run.execute({ taskId: a.id })));
     expect(outcomes.map((o) => o.outcome)).toEqual(accounts.map(() => 'completed'));
-    const rows: { task_id: string; tx: string }[] = await ds.query(
-      `SELECT task_id, tx FROM public.test_settlements WHERE task_id = ANY($1::uuid[])`,
-      [acks.map((a) => a.id)],
+    const ids = acks.map((a) => a.id);
+    const rows: { task_id: string; state: string; usage: number }[] = await ds.query(
+      `SELECT r.task_id, r.state,
+              (SELECT count(*)::int FROM billing.records c WHERE c.task_id = r.task_id) AS usage
+         FROM billing.reservations r WHERE r.task_id = ANY($1::uuid[])`,
+      [ids],
     );
-    expect(rows.map((r) => r.task_id).sort()).toEqual(acks.map((a) => a.id).sort());
-    return new Set(rows.map((r) => r.tx)).size;
+    expect(rows.map((r) => r.task_id).sort()).toEqual([...ids].sort());
+    expect(rows.every((r) => r.state === 'captured' && r.usage === 1)).toBe(true);
+    return (await groupsBy('settled_at', ids)).length;
   }
 
   it('settles one account’s runs that end together in shared commits, each exactly once', async () => {
@@ -399,13 +377,16 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
   });
 
   it('under load, settles runs of different accounts in shared transactions when they share a lane', async () => {
-    const accounts = newAccountsInOneLane(3 * SETTLEMENT_LANES_FROM_IN_FLIGHT, SETTLEMENT_LANES);
+    const accounts = await newAccountsInOneLane(
+      3 * (ACCOUNT_LINES.lanesFromInFlight as number),
+      ACCOUNT_LINES.lanes as number,
+    );
     // Each account's line alone would give each run a transaction of its own; past
-    // SETTLEMENT_LANES_FROM_IN_FLIGHT at once, the rest wait on their lane and share one.
+    // lanesFromInFlight at once, the rest wait on their lane and share one.
     expect(await settleTogether(accounts)).toBeLessThan(accounts.length);
   });
 
-  it('runs to completed: PNG outputs under the prefix, exact result shape, settled, webhook job', async () => {
+  it('runs to completed: PNG outputs under the prefix, exact result shape, captured, webhook job', async () => {
     const ack = await submit.execute(
       sim(
         { prompt: 'three', num_outputs: 3 },
@@ -434,15 +415,17 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       expect((await sharp(stored?.data).metadata()).format).toBe('png');
     }
     // Captured by the run's terminal statement, once: no settle job.
-    expect(await settlementsOf(ack.id)).toEqual(['completed']);
+    expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
     expect(await queues.billing.getJob(`settle-${ack.id}`)).toBeUndefined();
     // The delivery job carries ids; the delivery (URL and body) was opened by the same statement.
     const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
     expect(hook.data).toEqual({ v: 2, taskId: ack.id, accountId });
-    const [delivery]: { url: string; body: string }[] = await ds.query(
-      `SELECT url, body FROM public.test_deliveries WHERE task_id = $1`,
+    const deliveries: { url: string; body: string }[] = await ds.query(
+      `SELECT url, body FROM webhooks.deliveries WHERE task_id = $1`,
       [ack.id],
     );
+    expect(deliveries).toHaveLength(1);
+    const [delivery] = deliveries;
     expect(delivery.url).toBe('https://example.com/hook?x=1');
     const payload = JSON.parse(delivery.body) as Record<string, unknown>;
     expect(Object.keys(payload).sort()).toEqual(
@@ -456,7 +439,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     });
   });
 
-  it('fails with fail_code: catalogue text, no timings, release', async () => {
+  it('fails with fail_code: catalogue text, no timings, released', async () => {
     const ack = await submit.execute(sim({ prompt: 'x', fail_code: 1201 }));
     expect((await run.execute({ taskId: ack.id })).outcome).toBe('failed');
     const { body } = await result.execute({ accountId, taskId: ack.id });
@@ -469,7 +452,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       error: TASK_CODES[1201].message,
       created_at: expect.any(String),
     });
-    expect(await settlementsOf(ack.id)).toEqual(['failed']);
+    expect(await settlementOf(ack.id)).toEqual({ state: 'released', usage: 0 });
   });
 
   it('fails with 5004 when the model time limit passes, aborting the adapter', async () => {
@@ -482,6 +465,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toMatchObject({ code: 5004, error: TASK_CODES[5004].message });
+    expect(await settlementOf(ack.id)).toEqual({ state: 'released', usage: 0 });
   });
 
   it('a superseded run loses the race and deletes its outputs', async () => {
@@ -499,58 +483,62 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([
       `outputs/${ack.id}/0-r2.png`,
     ]);
-    expect(await settlementsOf(ack.id)).toEqual(['completed']); // the loser settled nothing
+    // Captured once, by the winner: the loser settled nothing.
+    expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
   });
 
-  describe('a run job carrying its task (version 2)', () => {
-    /** Runs the task from its job as the worker does: the job's data, no read first. */
+  describe('the run job: ids only, the worker claims first', () => {
+    /** Runs the task from its job as the worker does: the job's data. */
     async function runFromJob(taskId: string) {
       const job = await until(() => queues.tasks.getJob(`task-${taskId}`));
+      expect(job.data).toEqual({ v: 1, taskId });
       return run.execute(job.data as RunTaskJob);
     }
     const claims = () => jest.spyOn(tasks, 'claimForRun');
     afterEach(() => jest.restoreAllMocks());
 
-    it('keeps a large input out of the job: version 1, the worker reads the row', async () => {
-      const ack = await submit.execute(sim({ prompt: 'x'.repeat(RUN_JOB_MAX_INPUT_BYTES) }));
-      const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
-      expect(job.data).toEqual({ v: 1, taskId: ack.id });
-      const claim = claims();
-      expect((await runFromJob(ack.id)).outcome).toBe('completed');
-      expect(claim).toHaveBeenCalledTimes(1);
-    });
-
-    it('a run that ends at once claims the task in its terminal write: no claim of its own', async () => {
-      const ack = await submit.execute(sim({ prompt: 'quick', num_outputs: 0 }));
-      const claim = claims();
-      expect((await runFromJob(ack.id)).outcome).toBe('completed');
-      expect(claim).not.toHaveBeenCalled();
-      const row = await tasks.findOwnedTask(accountId, ack.id);
-      expect(row).toMatchObject({ status: 'completed', attempt: 1, outputs: [] });
-      expect(row?.startedAt?.getTime()).toBeGreaterThanOrEqual(row?.createdAt.getTime() ?? NaN);
-      expect(row?.timings?.total).toBeGreaterThanOrEqual(0);
-      expect(await settlementsOf(ack.id)).toEqual(['completed']);
-      // The job again (a duplicate delivery): nothing left to run, nothing settled twice.
-      expect((await runFromJob(ack.id)).outcome).toBe('skipped');
-      expect(await settlementsOf(ack.id)).toEqual(['completed']);
-    });
-
-    it('a longer run claims after CLAIM_AFTER_MS: processing while it runs, attempt 1', async () => {
+    it('claims before running (processing, attempt 1), then completes and captures', async () => {
       const ack = await submit.execute(sim({ prompt: 'slow', duration_ms: 400 }));
       const claim = claims();
       const outcome = runFromJob(ack.id);
       await until(
         async () => (await tasks.findOwnedTask(accountId, ack.id))?.status === 'processing',
       );
+      expect(claim).toHaveBeenCalledTimes(1);
+      expect(claim).toHaveBeenCalledWith(ack.id, [...OPEN_STATUSES]);
+      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({
+        status: 'processing',
+        attempt: 1,
+      });
+      expect(await settlementOf(ack.id)).toEqual({ state: 'open', usage: 0 });
       expect((await outcome).outcome).toBe('completed');
+      const row = await tasks.findOwnedTask(accountId, ack.id);
+      expect(row).toMatchObject({ status: 'completed', attempt: 1 });
+      expect(row?.startedAt?.getTime()).toBeGreaterThanOrEqual(row?.createdAt.getTime() ?? NaN);
+      expect(row?.timings?.total).toBeGreaterThanOrEqual(0);
+      expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
+    });
+
+    it('a run that ends at once claims too; the job again is skipped and settles nothing twice', async () => {
+      const ack = await submit.execute(sim({ prompt: 'quick', num_outputs: 0 }));
+      const claim = claims();
+      expect((await runFromJob(ack.id)).outcome).toBe('completed');
       expect(claim).toHaveBeenCalledTimes(1);
       expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({
         status: 'completed',
         attempt: 1,
+        outputs: [],
       });
+      expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
+      const balance = await ledger.balanceOf(accountId);
+      // The job again (a duplicate delivery): nothing left to run, nothing settled twice.
+      expect((await runFromJob(ack.id)).outcome).toBe('skipped');
+      expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
+      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({ attempt: 1 });
+      expect((await ledger.balanceOf(accountId))?.balanceUnits).toBe(balance?.balanceUnits);
     });
 
-    it('claims before storing an output, whose name carries the attempt', async () => {
+    it('claims before storing an output, whose name carries no attempt on the first', async () => {
       const ack = await submit.execute(sim({ prompt: 'one image', num_outputs: 1 }));
       const claim = claims();
       expect((await runFromJob(ack.id)).outcome).toBe('completed');
@@ -559,7 +547,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       expect(body).toMatchObject({ outputs: [`http://cdn.test/outputs/${ack.id}/0.png`] });
     });
 
-    it('an earlier run that claimed and stalled: the job’s copy loses, claims attempt 2 and completes', async () => {
+    it('an earlier run that claimed and stalled: the job’s run claims attempt 2, completes, and the first is superseded', async () => {
       const ack = await submit.execute(sim({ prompt: 'stalled', duration_ms: 400 }));
       const stalled = run.execute({ taskId: ack.id }).then((r) => r.outcome); // claims attempt 1
       await until(
@@ -568,16 +556,24 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
       const again = await runFromJob(ack.id);
       expect(again.outcome).toBe('completed');
       expect(await stalled).toBe('superseded');
-      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({ attempt: 2 });
-      expect(await settlementsOf(ack.id)).toEqual(['completed']);
+      expect(await tasks.findOwnedTask(accountId, ack.id)).toMatchObject({
+        status: 'completed',
+        attempt: 2,
+      });
+      expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
     });
 
-    it('a task deleted before its run: the run writes and stores nothing', async () => {
+    it('a task deleted before its run: the run writes, stores and settles nothing', async () => {
       const ack = await submit.execute(sim({ prompt: 'gone', num_outputs: 1 }));
       await ds.query(`UPDATE tasks.tasks SET status = 'deleted' WHERE id = $1`, [ack.id]);
       expect((await runFromJob(ack.id)).outcome).toBe('skipped');
       expect([...storage.objects.keys()].filter((k) => k.includes(ack.id))).toEqual([]);
-      expect(await settlementsOf(ack.id)).toEqual([]);
+      const [row]: { status: string; attempt: number }[] = await ds.query(
+        `SELECT status, attempt FROM tasks.tasks WHERE id = $1`,
+        [ack.id],
+      );
+      expect(row).toEqual({ status: 'deleted', attempt: 0 });
+      expect(await settlementOf(ack.id)).toEqual({ state: 'open', usage: 0 });
     });
   });
 
@@ -609,7 +605,7 @@ describe('tasks feature (PostgreSQL + Redis)', () => {
     it('holds the terminal-notice subscription only while sync calls are under way', async () => {
       const waiter = moduleRef.get(SyncWaiter);
       const redis = new Redis(process.env.REDIS_URL as string);
-      const channel = `${process.env.QUEUE_PREFIX}:task-terminal`;
+      const channel = `${process.env.QUEUE_PREFIX}:${PubSubChannel.TaskTerminal}`;
       const subscribers = async () =>
         ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
       try {
