@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Test, TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { LedgerRepository } from '@genhub/billing-data-access';
 import {
   ConfigModule,
   DatabaseConfig,
@@ -23,6 +24,7 @@ import {
   parseProvidersFile,
 } from '@genhub/providers';
 import { QueueModule } from '@genhub/queue';
+import { GetResultUseCase } from '@genhub/tasks-feature';
 import {
   FakeFal,
   FakeOpenAi,
@@ -30,49 +32,11 @@ import {
   InMemoryStorageModule,
   TINY_PNG,
 } from '@genhub/testing';
-import { RESERVATION_PORT, ReservationPort, ReservationRequest } from './ports/reservation.port';
-import { SETTLEMENT_PORT, SettlementPort } from './ports/settlement.port';
-import { WEBHOOK_DELIVERY_PORT, WebhookDeliveryPort } from './ports/webhook-delivery.port';
-import { TasksFeatureModule } from './tasks-feature.module';
-import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
-import { RunTaskUseCase } from './use-cases/run-task/run-task.use-case';
-import { SubmitTaskUseCase } from './use-cases/submit-task/submit-task.use-case';
+import { RunTaskUseCase } from './run/run-task.use-case';
+import { SubmitTaskUseCase } from './submit/submit-task.use-case';
+import { TaskEngineModule } from './task-engine.module';
 
 const storage = new InMemoryObjectStorage();
-
-const reservations: ReservationRequest[] = [];
-/** Always reserves (nothing for real): the `reserved` CTE yields its row. */
-const reservation: ReservationPort = {
-  reservationCte: (request) => {
-    reservations.push(request);
-    return {
-      sql: `reserved AS (SELECT $1::text AS task_id)`,
-      params: [request.taskId],
-      yields: 'reserved',
-    };
-  },
-  shortfall: () => Promise.reject(new Error('shortfall asked after a reservation')),
-};
-/**
- * Records each settlement request (the run's ending; capture or release is the
- * task flow's rule) in a table, from the run's own terminal statement and only if it won.
- */
-const settlement: SettlementPort = {
-  settlementCte: (request, when) => ({
-    sql: `settled AS (
-      INSERT INTO public.fallover_settlements (task_id, outcome) SELECT $1::uuid, $2 WHERE ${when}
-      RETURNING task_id)`,
-    params: [request.taskId, request.status],
-    yields: 'settled',
-  }),
-};
-
-/** No task here asks for a webhook: a delivery opened would be a bug. */
-const webhookDelivery: WebhookDeliveryPort = {
-  deliveryCte: () => {
-    throw new Error('no webhook expected');
-  },
-};
 
 /** Channel fall-over through the real worker path: providers file → catalogue → RunTaskUseCase. */
 describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () => {
@@ -134,13 +98,8 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
         DatabaseModule,
         QueueModule.forRoot(),
         InMemoryStorageModule.with(storage),
-        TasksFeatureModule.forGateway({
-          reservation: { provide: RESERVATION_PORT, useValue: reservation },
-        }),
-        TasksFeatureModule.forWorker({
-          settlement: { provide: SETTLEMENT_PORT, useValue: settlement },
-          webhookDelivery: { provide: WEBHOOK_DELIVERY_PORT, useValue: webhookDelivery },
-        }),
+        TaskEngineModule.forGateway(),
+        TaskEngineModule.forWorker(),
       ],
     })
       .overrideProvider(ModelCatalogue)
@@ -153,18 +112,24 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     run = moduleRef.get(RunTaskUseCase);
     result = moduleRef.get(GetResultUseCase);
     ds = moduleRef.get(getDataSourceToken());
-    await ds.query(
-      `CREATE TABLE IF NOT EXISTS public.fallover_settlements (task_id uuid NOT NULL, outcome text NOT NULL)`,
-    );
+    await moduleRef
+      .get(LedgerRepository)
+      .openAccount({ accountId, currency: 'USD', initialUnits: 10_000_000_000 });
   });
 
-  async function settlementsOf(taskId: string): Promise<string[]> {
-    const rows: { outcome: string }[] = await ds.query(
-      `SELECT outcome FROM public.fallover_settlements WHERE task_id = $1`,
+  /** The task's reservations (amount, state) and the usage records it left, on the real ledger. */
+  async function moneyOf(taskId: string) {
+    const reservations: { amount_units: number; state: string }[] = await ds.query(
+      `SELECT amount_units::int AS amount_units, state FROM billing.reservations WHERE task_id = $1`,
       [taskId],
     );
-    return rows.map((r) => r.outcome);
+    const [{ usage }]: { usage: number }[] = await ds.query(
+      `SELECT count(*)::int AS usage FROM billing.records WHERE task_id = $1 AND type = 'usage'`,
+      [taskId],
+    );
+    return { reservations, usage };
   }
+
   afterAll(async () => {
     await moduleRef.close();
     await openai.close();
@@ -186,7 +151,10 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
       body: { error: { message: 'overloaded', type: 'server_error', param: null, code: null } },
     });
     const ack = await submit.execute(image('fall over'));
-    expect(reservations.at(-1)).toMatchObject({ taskId: ack.id, amountUnits: 40_000 });
+    expect(await moneyOf(ack.id)).toEqual({
+      reservations: [{ amount_units: 40_000, state: 'open' }],
+      usage: 0,
+    });
     expect((await run.execute({ taskId: ack.id })).outcome).toBe('completed');
 
     expect(openai.requests.map((r) => r.path)).toEqual(['/v1/images/generations']);
@@ -198,9 +166,14 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     expect(storage.objects.get(storage.keyFromUrl(body.outputs[0]) as string)?.data).toEqual(
       TINY_PNG,
     );
-    // Settled once, in the run's terminal statement.
-    expect(await settlementsOf(ack.id)).toEqual(['completed']);
-    expect(reservations.filter((r) => r.taskId === ack.id)).toHaveLength(1);
+    // Reserved once and captured once, in the run's terminal statement; no webhook asked, none opened.
+    expect(await moneyOf(ack.id)).toEqual({
+      reservations: [{ amount_units: 40_000, state: 'captured' }],
+      usage: 1,
+    });
+    expect(
+      await ds.query(`SELECT 1 FROM webhooks.deliveries WHERE task_id = $1`, [ack.id]),
+    ).toEqual([]);
   });
 
   it('every route fails transiently → failed with 5003 and the reservation released', async () => {
@@ -211,7 +184,10 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     const { body } = await result.execute({ accountId, taskId: ack.id });
     expect(body).toMatchObject({ status: 'failed', code: 5003, outputs: [] });
     expect((body as { error: string }).error).toContain(TASK_CODES[5003].message);
-    expect(await settlementsOf(ack.id)).toEqual(['failed']);
+    expect(await moneyOf(ack.id)).toEqual({
+      reservations: [{ amount_units: 40_000, state: 'released' }],
+      usage: 0,
+    });
   });
 
   it('a permanent failure (moderation) does not fall over', async () => {
@@ -227,5 +203,9 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
       code: 1200,
     });
     expect(fal.requests.length).toBe(before);
+    expect(await moneyOf(ack.id)).toEqual({
+      reservations: [{ amount_units: 40_000, state: 'released' }],
+      usage: 0,
+    });
   });
 });
