@@ -29,7 +29,7 @@ function boundaryConstraints(forTests) {
         'type:util',
       ],
     },
-    // The task flow composes the domains' features and data access (decision 0106).
+    // The task engine composes the domains' features and data access (decisions 0106, 0132).
     {
       sourceTag: 'type:flow',
       onlyDependOnLibsWithTags: [
@@ -67,7 +67,7 @@ function boundaryConstraints(forTests) {
         'type:util',
       ],
     },
-    // Which domain may use which: only apps and the task flow span domains.
+    // Which domain may use which: only apps and the task engine span domains.
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     {
       sourceTag: 'scope:platform',

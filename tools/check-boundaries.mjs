@@ -56,7 +56,7 @@ const cases = [
   {
     file: 'libs/billing/feature/src/__boundary_probe__.ts',
     code: "import '@genhub/task-engine';\n",
-    why: 'a domain lib importing the task flow (decision 0106)',
+    why: 'a domain lib importing the task engine (decision 0132)',
   },
 ];
 // The boundary rule reads Nx's project graph; make sure it is computed.

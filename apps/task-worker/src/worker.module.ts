@@ -14,7 +14,7 @@ export class WorkerModule {
       imports: [
         ServiceModule.forRoot('task-worker', env),
         StorageModule.forRoot(),
-        // A run settles its reservation in the statement that ends it (the task flow).
+        // A run settles its reservation in the statement that ends it (the task engine).
         TaskEngineModule.forWorker(),
       ],
       providers: [RunTaskProcessor, StuckTaskSweepScheduler],

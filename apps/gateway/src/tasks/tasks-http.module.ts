@@ -8,7 +8,7 @@ import { TaskEventStreamsMetrics } from './task-event-streams.metrics';
 import { TasksController } from './tasks.controller';
 
 /**
- * Submit, result, sync, delete, history, live events and the model list, from the task flow (the
+ * Submit, result, sync, delete, history, live events and the model list, from the task engine (the
  * submit reserves on the ledger in the task's own statement). Needs the
  * global AccountsFeatureModule (ApiKeyGuard), StorageModule and QueueModule.
  */

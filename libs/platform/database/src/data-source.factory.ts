@@ -33,7 +33,7 @@ export function dataSourceOptions(input: DataSourceInput): DataSourceOptions {
       connectionTimeoutMillis: 1000,
       idleTimeoutMillis: 30_000,
       // Queries queued on one connection are written at once, not each after the
-      // one before it has answered: a batch transaction's statements (AccountBatcher)
+      // one before it has answered: a batch transaction's statements (GroupCommit)
       // reach PostgreSQL together (decision 0118). One query at a time is unchanged.
       pipeline: true,
     },

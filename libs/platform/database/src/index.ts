@@ -6,3 +6,4 @@ export * from './prepared-query.util';
 export * from './database-identity.util';
 export * from './statements/typed-statements';
 export * from './group-commit/group-commit';
+export * from './statements/statement-template';

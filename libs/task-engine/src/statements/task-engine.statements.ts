@@ -1,6 +1,6 @@
-import type { QueryCreator, SqlBool } from 'kysely';
+import type { AliasedExpression, QueryCreator } from 'kysely';
 import type { EntityManager } from 'typeorm';
-import { anyRowIn, runStatement, statementsOf, withSteps } from '@genhub/database';
+import { anyRowIn, statementsOf, StatementTemplate, withSteps } from '@genhub/database';
 import {
   type BillingTables,
   type ReserveInput,
@@ -40,25 +40,31 @@ export interface Submitted {
  * ONE statement (one round trip, no BEGIN/COMMIT of its own): the ledger
  * reserves the price; only if it did, the task is written `created` and its
  * run job's outbox row with it. The balance row stays locked for this one
- * statement only.
+ * statement only. Built once (StatementTemplate), run with each submit's values.
  */
+const SUBMIT = new StatementTemplate(
+  (v: { reservation: ReserveInput; task: NewTask; runJob: OutboxItem }) => {
+    const reserved = withSteps(engine, withReservation, v.reservation);
+    const created = withSteps(reserved, withTaskCreated, v.task, anyRowIn(reserved, 'reserved'));
+    const announced = withSteps(
+      created,
+      withOutboxRow,
+      v.runJob,
+      anyRowIn(created, 'task_created'),
+    );
+    return announced
+      .selectFrom(['task_created', 'outbox_row'])
+      .select(['task_created.created_at', 'outbox_row.id']);
+  },
+);
+
 export async function submitStatement(
   manager: EntityManager,
   reservation: ReserveInput,
   task: NewTask,
   runJob: OutboxItem,
 ): Promise<Submitted | undefined> {
-  const reserved = withSteps(engine, withReservation, reservation);
-  const created = withSteps(reserved, withTaskCreated, task, anyRowIn(reserved, 'reserved'));
-  const announced = withSteps(created, withOutboxRow, runJob, anyRowIn(created, 'task_created'));
-  const rows = await runStatement(
-    manager,
-    announced
-      .selectFrom(['task_created', 'outbox_row'])
-      .select(['task_created.created_at', 'outbox_row.id']),
-    { prepared: true },
-  );
-  const row = rows[0];
+  const [row] = await SUBMIT.run(manager, { reservation, task, runJob });
   return row ? { createdAt: row.created_at, outbox: { ...runJob, id: row.id } } : undefined;
 }
 
@@ -91,64 +97,83 @@ export interface Ended {
  * ONE statement: the conditional terminal update and, only if it won, the
  * settlement of the reservation (once: only while it is open), the webhook
  * delivery with its body and the delivery job's outbox row. Whoever loses
- * the conditional update writes nothing (decision 0090).
+ * the conditional update writes nothing (decision 0090). One template per
+ * shape: the terminal status, whether any attempt may end it, capture or
+ * release, with or without a webhook.
  */
 export async function endStatement(
   manager: EntityManager,
   ending: Ending,
 ): Promise<Ended | undefined> {
-  const finished = withSteps(engine, withTaskFinished, {
-    id: ending.id,
-    from: ending.from,
-    attempt: ending.attempt,
-    ...ending.terminal,
-  });
-  const won = anyRowIn(finished, 'task_finished');
-  const settled = withSteps(finished, withSettlement, ending.settlement, won);
-  const { webhook } = ending;
-  if (!webhook) {
-    const rows = await runStatement(
-      manager,
-      settled
-        .selectFrom('task_finished')
-        .select((eb) => [
-          'task_finished.attempt',
-          'task_finished.started_at',
-          'task_finished.finished_at',
-          eb.exists(eb.selectFrom('settled').select('settled.account_id')).as('settled'),
-        ]),
-      { prepared: true },
-    );
-    return rows[0] && ended(rows[0]);
-  }
-  const opened = withSteps(settled, withDeliveryOpened, webhook.delivery, won);
-  const announced = withSteps(opened, withOutboxRow, webhook.job, won);
-  const rows = await runStatement(
-    manager,
-    announced
-      .selectFrom(['task_finished', 'outbox_row'])
-      .select((eb) => [
-        'task_finished.attempt',
-        'task_finished.started_at',
-        'task_finished.finished_at',
-        eb.exists(eb.selectFrom('settled').select('settled.account_id')).as('settled'),
-        'outbox_row.id',
-      ]),
-    { prepared: true },
-  );
-  return rows[0] && { ...ended(rows[0]), outbox: { ...webhook.job, id: rows[0].id } };
-}
-
-function ended(row: {
-  attempt: number;
-  started_at: Date | null;
-  finished_at: Date | null;
-  settled: SqlBool;
-}): Ended {
+  const [row] = await endTemplate(ending).run(manager, ending);
+  if (!row) return undefined;
   return {
     attempt: row.attempt,
     startedAt: row.started_at,
     finishedAt: row.finished_at as Date,
     settled: row.settled === true,
+    outbox:
+      ending.webhook && row.outbox_id !== null
+        ? { ...ending.webhook.job, id: row.outbox_id }
+        : undefined,
   };
+}
+
+const endTemplates = new Map<string, ReturnType<typeof buildEndTemplate>>();
+
+function endTemplate(ending: Ending) {
+  const shape = {
+    status: ending.terminal.status,
+    from: ending.from,
+    anyAttempt: ending.attempt === null,
+    outcome: ending.settlement.outcome,
+    webhook: ending.webhook !== undefined,
+  };
+  const key = JSON.stringify(shape);
+  let template = endTemplates.get(key);
+  if (!template) endTemplates.set(key, (template = buildEndTemplate(shape)));
+  return template;
+}
+
+function buildEndTemplate(shape: {
+  status: TerminalFields['status'];
+  from: readonly TaskStatus[];
+  anyAttempt: boolean;
+  outcome: SettlementStep['outcome'];
+  webhook: boolean;
+}) {
+  return new StatementTemplate((v: Ending) => {
+    const finished = withSteps(engine, withTaskFinished, {
+      id: v.id,
+      from: shape.from,
+      attempt: shape.anyAttempt ? null : v.attempt,
+      ...({ status: shape.status, fields: v.terminal.fields } as TerminalFields),
+    });
+    const won = anyRowIn(finished, 'task_finished');
+    const settled = withSteps(
+      finished,
+      withSettlement,
+      // Field by field: the values are slots, which cannot be spread.
+      { taskId: v.settlement.taskId, accountId: v.settlement.accountId, outcome: shape.outcome },
+      won,
+    );
+    // Without a webhook the delivery and its job are not in the statement at all.
+    const webhook = v.webhook as NonNullable<Ending['webhook']>;
+    const opened = shape.webhook
+      ? withSteps(settled, withDeliveryOpened, webhook.delivery, won)
+      : settled;
+    const announced = shape.webhook ? withSteps(opened, withOutboxRow, webhook.job, won) : opened;
+    return announced
+      .selectFrom('task_finished')
+      .select((eb) => [
+        'task_finished.attempt',
+        'task_finished.started_at',
+        'task_finished.finished_at',
+        eb.exists(eb.selectFrom('settled').select('settled.account_id')).as('settled'),
+        (shape.webhook
+          ? eb.selectFrom('outbox_row' as never).select('id' as never)
+          : eb.val(null)
+        ).as('outbox_id') as AliasedExpression<number | null, 'outbox_id'>,
+      ]);
+  });
 }

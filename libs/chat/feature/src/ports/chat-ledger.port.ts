@@ -16,7 +16,7 @@ export interface ChatReservation {
 /**
  * The ledger as chat completions use it: reserve an upper bound, then either
  * charge the actual cost (the rest returns to the balance) or release it all.
- * The task flow binds it to the ledger (`TaskEngineModule.forChat()`); chat does not import billing.
+ * The gateway binds it to the ledger (`apps/gateway/src/chat/chat-ledger.provider.ts`); chat does not import billing.
  */
 export interface ChatLedgerPort {
   reserve(reservation: ChatReservation): Promise<ChatReservationOutcome>;

@@ -50,7 +50,7 @@ export async function runStatement<Row>(
   return (isRowsAndCount(result) ? result[0] : result) as Row[];
 }
 
-function isRowsAndCount(result: unknown): result is [unknown[], number] {
+export function isRowsAndCount(result: unknown): result is [unknown[], number] {
   return (
     Array.isArray(result) &&
     result.length === 2 &&

@@ -1,5 +1,5 @@
 import { sql, type Expression, type QueryCreator, type SqlBool } from 'kysely';
-import { statementsOf } from '@genhub/database';
+import { jsonParam, statementsOf } from '@genhub/database';
 import type { DB as TasksTables } from '../generated/schema.types';
 import type { OutboxItem } from '../repositories/outbox.repository';
 import type { TerminalStatus, TaskStatus } from '../task-status';
@@ -68,7 +68,7 @@ export function withTaskCreated(
             eb.cast<string>(eb.val(task.model), 'text').as('model'),
             eb.cast<string>(eb.val(task.channel), 'text').as('channel'),
             eb.cast<string>(eb.val(task.category), 'text').as('category'),
-            eb.cast<string>(eb.val(JSON.stringify(task.input)), 'jsonb').as('input'),
+            eb.cast<string>(eb.val(jsonParam(task.input)), 'jsonb').as('input'),
             eb.cast<string | null>(eb.val(task.webhookUrl), 'text').as('webhook_url'),
             eb.cast<string | null>(eb.val(task.outputPrefix), 'text').as('output_prefix'),
             eb.cast<number>(eb.val(task.priceUnits), 'int8').as('price_units'),
@@ -102,15 +102,15 @@ export function withTaskFinished(
       ? {
           code: 0,
           error: null,
-          outputs: JSON.stringify(input.fields.outputs),
-          output_keys: JSON.stringify(input.fields.outputKeys),
-          timings: JSON.stringify(input.fields.timings),
+          outputs: jsonParam(input.fields.outputs),
+          output_keys: jsonParam(input.fields.outputKeys),
+          timings: jsonParam(input.fields.timings),
         }
       : {
           code: input.fields.code,
           error: input.fields.error,
           outputs: '[]',
-          timings: input.fields.timings ? JSON.stringify(input.fields.timings) : null,
+          timings: jsonParam(input.fields.timings),
         };
   return statement.with('task_finished', (db) =>
     db
@@ -142,7 +142,7 @@ export function withOutboxRow(
           .selectNoFrom((eb) => [
             eb.cast<string>(eb.val(item.jobName), 'text').as('job_name'),
             eb.cast<string>(eb.val(item.jobId), 'text').as('job_id'),
-            eb.cast<string>(eb.val(JSON.stringify(item.payload)), 'jsonb').as('payload'),
+            eb.cast<string>(eb.val(jsonParam(item.payload)), 'jsonb').as('payload'),
           ])
           .where(when),
       )
