@@ -29,7 +29,7 @@ function boundaryConstraints(forTests) {
         'type:util',
       ],
     },
-    // The task engine composes the domains' features and data access (decisions 0106, 0132).
+    // The task engine composes the domains' features and data access (decision 0132).
     {
       sourceTag: 'type:flow',
       onlyDependOnLibsWithTags: [

@@ -185,7 +185,7 @@ export function itRunsThePlatform(current: () => PlatformUnderTest): void {
     const run = current();
     const { body } = await submitTask(run, { duration_ms: 5000 }, { webhook: false });
     // Running for real: claimed (the public poll says `processing` for a queued task too,
-    // and a run claims its task only after 50 ms; decision 0122).
+    // the run claims its task as it starts).
     const db = new Client({ connectionString: run.platform.databaseUrl });
     await db.connect();
     try {

@@ -175,8 +175,8 @@ describe('gateway under PostgreSQL and Redis outages', () => {
       await sleep(50);
       job = await tasks.getJob(jobIdFor(JobName.RunTask, id));
     }
-    // The outbox row as written: the job carries the task's fixed fields (decision 0122).
-    expect(job?.data).toMatchObject({ v: 2, taskId: id, task: { accountId } });
+    // The outbox row as written: the run job of ids (decision 0132).
+    expect(job?.data).toMatchObject({ v: 1, taskId: id });
     expect((await call(`${gw.url}/ready`)).status).toBe(200);
   }, 30_000);
 

@@ -3,7 +3,7 @@ import type { TaskStatus } from '@genhub/tasks-data-access';
 /**
  * The single answer to "is this task's reservation captured or released?"
  * for every path a task takes (docs/interface.md, "Billing semantics"; decisions 0090,
- * 0106). The ledger's SQL carries the answer out; nothing else decides it.
+ * 0132). The ledger's steps carry the answer out; nothing else decides it.
  */
 export type Settlement = 'capture' | 'release' | 'none';
 
