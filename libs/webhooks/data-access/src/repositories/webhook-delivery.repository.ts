@@ -102,8 +102,8 @@ export class WebhookDeliveryRepository {
 
   /**
    * Creates the delivery (pending) if it does not exist yet; returns its
-   * current state (one statement). For jobs that carry the URL and body
-   * themselves (version 1, enqueued before deliveries held their body).
+   * current state (one statement), without a body: a replay gives it one
+   * (the task's terminal statement opens deliveries with theirs).
    */
   async openDelivery(
     input: { taskId: string; accountId: string; url: string },
