@@ -1,33 +1,23 @@
 import { isUUID } from 'class-validator';
+import type { Selectable } from 'kysely';
+import type { TasksTasks } from '../generated/schema.types';
 import { StoredTask, type TaskTimings } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 
-/** A `tasks.tasks` row as PostgreSQL returns it. */
-export interface TaskRow {
-  id: string;
-  account_id: string;
-  model: string;
-  channel: string;
-  category: string;
+/**
+ * A `tasks.tasks` row as PostgreSQL returns it: the migrated table's types
+ * (generated), with the jsonb and status columns given their shapes.
+ */
+export type TaskRow = Omit<
+  Selectable<TasksTasks>,
+  'status' | 'input' | 'outputs' | 'output_keys' | 'timings'
+> & {
   status: TaskStatus;
   input: Record<string, unknown>;
-  webhook_url: string | null;
-  output_prefix: string | null;
-  price_units: number;
-  code: number | null;
-  error: string | null;
   outputs: string[] | null;
   output_keys: string[] | null;
   timings: TaskTimings | null;
-  attempt: number;
-  time_limit_ms: number;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  deleted_at: Date | null;
-  idempotency_key: string | null;
-  request_hash: string | null;
-}
+};
 
 /**
  * Every column of TaskRow, for results of prepared statements (their result

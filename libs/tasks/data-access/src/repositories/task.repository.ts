@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@genhub/database';
-import { StoredTask, TaskTimings } from '../rows/task.row';
+import { StoredTask } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 import {
   isTaskId,
@@ -46,17 +46,18 @@ export class TaskRepository {
    * deleted ones left out; the caller checks the owner.
    */
   async findResults(ids: string[]): Promise<TaskResultFields[]> {
-    const rows: {
-      id: string;
-      account_id: string;
-      model: string;
-      status: TaskStatus;
-      code: number | null;
-      error: string | null;
-      outputs: string[] | null;
-      timings: TaskTimings | null;
-      created_at: Date;
-    }[] = await this.dataSource.query(
+    const rows: Pick<
+      TaskRow,
+      | 'id'
+      | 'account_id'
+      | 'model'
+      | 'status'
+      | 'code'
+      | 'error'
+      | 'outputs'
+      | 'timings'
+      | 'created_at'
+    >[] = await this.dataSource.query(
       `SELECT id, account_id, model, status, code, error, outputs, timings, created_at
          FROM tasks.tasks WHERE id = ANY($1::uuid[]) AND status <> 'deleted'`,
       [ids],
