@@ -4,14 +4,8 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
-import {
-  DeliverWebhookJob,
-  JOB_OPTIONS,
-  JobName,
-  jobIdFor,
-  QueueName,
-  WebhookPayload,
-} from '@genhub/queue';
+import type { WebhookPayload } from '@genhub/contracts';
+import { DeliverWebhookJob, JOB_OPTIONS, JobName, jobIdFor, QueueName } from '@genhub/queue';
 import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
 import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { WorkerModule } from '../worker.module';

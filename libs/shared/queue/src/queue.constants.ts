@@ -76,22 +76,14 @@ export interface DeliverWebhookJob {
   firstAttempt?: number;
   /** Version 1 only: the receiver. */
   url?: string;
-  /** Version 1 only: the webhook body as an object. */
-  payload?: WebhookPayload;
+  /**
+   * Version 1 only: the webhook body as an object, sent as JSON as it is. Its shape is the
+   * contracts' `WebhookPayload` (docs/interface.md, "Webhook payload"), stated there once:
+   * a util lib may not import the contracts, and the dispatcher only serializes it.
+   */
+  payload?: object;
   /** Version 1 only: the JSON body as sent on attempt 1. */
   body?: string;
-}
-
-/** Exactly these keys, for success and failure alike (docs/interface.md, "Webhook payload"). */
-export interface WebhookPayload {
-  id: string;
-  model: string;
-  status: 'completed' | 'failed';
-  code: number;
-  created_at: string;
-  input: Record<string, unknown>;
-  outputs: string[];
-  error: string | null;
 }
 
 export type JobItem =
