@@ -17,12 +17,14 @@ import {
   TopUpAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
+  ACCOUNT_LEVELS,
   CreateAccountDto,
   CreateApiKeyDto,
   ListAccountsQueryDto,
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { CURRENCIES } from '@genhub/money';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
@@ -73,7 +75,7 @@ async function createKey(app: INestApplicationContext, args: ParsedArgs) {
 
 registerAdminCommand({
   name: 'create-account',
-  usage: 'create-account [--currency USD|CNY] [--level Bronze|Silver|Gold|Platinum] [--balance N]',
+  usage: `create-account [--currency ${CURRENCIES.join('|')}] [--level ${ACCOUNT_LEVELS.join('|')}] [--balance N]`,
   summary: 'create an account (prints its webhook secret, once)',
   arity: 0,
   run: createAccount,

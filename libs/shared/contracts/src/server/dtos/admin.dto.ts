@@ -14,12 +14,14 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { CURRENCIES, type Currency, toMicros } from '@genhub/money';
+import {
+  ACCOUNT_LEVELS,
+  ACCOUNT_STATUSES,
+  type AccountLevel,
+  type AccountStatus,
+} from '../../account.constants';
 
-/** The account levels (`GET /v1/balance`, the admin API; docs/interface.md, "Balance object"). */
-export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
-export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
-export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export { ACCOUNT_LEVELS, ACCOUNT_STATUSES, type AccountLevel, type AccountStatus };
 
 /** Largest amount accepted in one admin call (far below the micro-unit safe-integer limit). */
 export const MAX_ADMIN_AMOUNT = 1_000_000_000;
