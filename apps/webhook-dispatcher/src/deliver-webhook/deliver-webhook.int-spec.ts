@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
 import type { WebhookPayload } from '@genhub/contracts';
 import { DeliverWebhookJob, JOB_OPTIONS, JobName, jobIdFor, QueueName } from '@genhub/queue';
-import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
+import { closedPort, deleteQueuePrefix, sleep, until, WebhookReceiver } from '@genhub/testing';
 import { DeliveryWithAttempts, WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { WorkerModule } from '../worker.module';
 import { DataSource } from 'typeorm';
@@ -66,11 +66,11 @@ class Dispatcher {
     taskId: string,
     timeoutMs = 20_000,
   ): Promise<DeliveryWithAttempts> {
-    const until = Date.now() + timeoutMs;
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const log = await this.deliveries.findOwnedDeliveryLog(accountId, taskId);
       if (log && log.status !== 'pending') return log;
-      if (Date.now() > until)
+      if (Date.now() > deadline)
         throw new Error(`delivery ${taskId} still pending: ${JSON.stringify(log)}`);
       await sleep(25);
     }
@@ -81,8 +81,6 @@ class Dispatcher {
     await deleteQueuePrefix(process.env.REDIS_URL as string, this.prefix);
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function completedPayload(taskId: string): WebhookPayload {
   return {
@@ -111,14 +109,6 @@ function failedPayload(taskId: string): WebhookPayload {
     outputs: [],
     error: 'Failed to download the input image',
   };
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }
 
 describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
