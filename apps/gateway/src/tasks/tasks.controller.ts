@@ -31,6 +31,7 @@ import {
   V1Route,
   V3Route,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { parseSync, single, SubmitRequestDocs, submitInput } from './submit-request.util';
 import {
   GetResultUseCase,
@@ -65,7 +66,13 @@ export class TasksController {
         'Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes).',
       schema: { $ref: '#/components/schemas/SubmitResponse' },
     },
-    errors: [400, 401, 402, 403, 404, 500],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.UnknownProvider,
+      AppErrorCode.InsufficientBalance,
+      AppErrorCode.ContentBlocked,
+      AppErrorCode.NotFound,
+    ],
     operation: { callbacks: taskFinishedCallback('submitTask') },
   })
   @SubmitRequestDocs()
@@ -105,7 +112,7 @@ export class TasksController {
       },
       schema: { $ref: '#/components/schemas/TaskResult' },
     },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   @ApiParam({ name: 'request_id', description: 'The `id` of the submit acknowledgement.' })
   async result(
@@ -130,7 +137,7 @@ export class TasksController {
     description:
       'Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.',
     ok: { description: 'The task is deleted.', type: DeleteTaskResponseDto },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   async remove(
     @CurrentAccount() account: AuthenticatedAccount,
@@ -145,7 +152,7 @@ export class TasksController {
     tag: 'Models',
     summary: 'List models',
     ok: { description: 'The model entries.', type: ModelListResponseDto },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: ListModelsQueryDto })
   models(@Query() query: RawQuery<ListModelsQueryDto>): ApiEnvelopeDto<ModelEntryDto[]> {
