@@ -34,6 +34,7 @@ import {
   BillingRecordDto,
   CreateAccountDto,
   CreateApiKeyDto,
+  DEFAULT_ACCOUNT_LEVEL,
   IssuedApiKeyDto,
   ListAccountsQueryDto,
   RevokedApiKeyDto,
@@ -41,6 +42,7 @@ import {
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
+import { DEFAULT_CURRENCY } from '@genhub/money';
 import { amountUnits } from './amount-units.util';
 
 const AccountIdParam = () =>
@@ -79,8 +81,8 @@ export class AdminController {
   @ApiBody({ type: CreateAccountDto, required: false })
   async create(@Body() body: CreateAccountDto = {}): Promise<AdminAccountDto> {
     const view = await this.createAccount.execute({
-      currency: body.currency ?? 'USD',
-      accountLevel: body.account_level ?? 'Bronze',
+      currency: body.currency ?? DEFAULT_CURRENCY,
+      accountLevel: body.account_level ?? DEFAULT_ACCOUNT_LEVEL,
       initialUnits: amountUnits('balance', body.balance ?? 0),
     });
     return presentAdminAccount(view, { withWebhookSecret: true });

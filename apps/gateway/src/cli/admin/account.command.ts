@@ -20,11 +20,12 @@ import {
   ACCOUNT_LEVELS,
   CreateAccountDto,
   CreateApiKeyDto,
+  DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
-import { CURRENCIES } from '@genhub/money';
+import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
@@ -58,8 +59,8 @@ async function createAccount(app: INestApplicationContext, args: ParsedArgs) {
     balance: numeric(flag(args, 'balance')),
   });
   const view = await app.get(CreateAccountUseCase).execute({
-    currency: body.currency ?? 'USD',
-    accountLevel: body.account_level ?? 'Bronze',
+    currency: body.currency ?? DEFAULT_CURRENCY,
+    accountLevel: body.account_level ?? DEFAULT_ACCOUNT_LEVEL,
     initialUnits: amountUnits('balance', body.balance ?? 0),
   });
   return presentAdminAccount(view, { withWebhookSecret: true });
