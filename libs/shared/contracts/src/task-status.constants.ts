@@ -6,7 +6,10 @@ export const TASK_STATUSES = ['created', 'processing', 'completed', 'failed'] as
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** The open states: the task still waits or runs, holds a reservation, and may yet change. */
-export const OPEN_TASK_STATUSES = ['created', 'processing'] as const satisfies readonly TaskStatus[];
+export const OPEN_TASK_STATUSES = [
+  'created',
+  'processing',
+] as const satisfies readonly TaskStatus[];
 export type OpenTaskStatus = (typeof OPEN_TASK_STATUSES)[number];
 
 /** The final states: a task in one of them never changes again (a deletion aside). */
