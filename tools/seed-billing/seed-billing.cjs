@@ -6,6 +6,9 @@
 const { randomUUID } = require('node:crypto');
 const { Client } = require('pg');
 const { seedLedger } = require('./seed-ledger.cjs');
+// The currencies as the platform states them (the build's own compiler reads the TypeScript).
+require('../build/register-ts.cjs');
+const { CURRENCIES, DEFAULT_CURRENCY } = require('@genhub/money');
 
 const HELP = `usage: node tools/seed-billing/seed-billing.cjs [options]
 
@@ -20,7 +23,7 @@ options:
   --account UUID       an account created through the admin API (balance 0, no
                        records yet), so its key can query the ledger over HTTP
                        (default: a new id that exists only in the ledger)
-  --currency USD|CNY   the ledger's currency (default USD)
+  --currency ${CURRENCIES.join('|').padEnd(10)}the ledger's currency (default ${DEFAULT_CURRENCY})
   --measure            time the billing use-cases on the seeded ledger afterwards
   --database-url URL   the database (default: the DATABASE_URL environment variable)
   -h, --help           print this help`;
@@ -35,7 +38,7 @@ async function commandLine() {
       records: { type: 'string', default: '1000000' },
       days: { type: 'string', default: '365' },
       account: { type: 'string' },
-      currency: { type: 'string', default: 'USD' },
+      currency: { type: 'string', default: DEFAULT_CURRENCY },
       measure: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
     },
@@ -43,8 +46,8 @@ async function commandLine() {
   const records = Number(values.records);
   if (!Number.isInteger(records) || records < 1)
     usageError('seed-billing', '--records must be a positive integer');
-  if (!['USD', 'CNY'].includes(values.currency))
-    usageError('seed-billing', '--currency must be USD or CNY');
+  if (!CURRENCIES.includes(values.currency))
+    usageError('seed-billing', `--currency must be ${CURRENCIES.join(' or ')}`);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
   if (!databaseUrl) usageError('seed-billing', 'set DATABASE_URL or pass --database-url');
   return { ...values, records, databaseUrl };
@@ -64,7 +67,6 @@ async function timed(label, runs, fn) {
 }
 
 async function measure(databaseUrl, accountId) {
-  require('../build/register-ts.cjs');
   require('reflect-metadata');
   const { DataSource } = require('typeorm');
   const { dataSourceOptions } = require('@genhub/database');

@@ -19,7 +19,7 @@ const CATEGORIES = [
 
 /**
  * @param {import('pg').Client} client
- * @param {{ accountId: string, currency?: 'USD' | 'CNY', records: number, days?: number }} opts
+ * @param {{ accountId: string, currency?: import('@genhub/money').Currency, records: number, days?: number }} opts
  * @returns {Promise<{ balanceUnits: number, topups: number, usages: number }>}
  */
 async function seedLedger(client, opts) {

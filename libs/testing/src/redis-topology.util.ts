@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig, RedisConfig } from '@genhub/config';
 import { testQueuePrefix } from './test-database.util';
+import { until } from './wait-for.util';
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Redis servers a test started for itself, and how the apps reach them. */
 export interface RedisTestTopology {
@@ -50,14 +50,13 @@ async function freeRedisPort(taken: Set<number>): Promise<number> {
   }
 }
 
-async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline)
-      throw new Error(`redis test servers: ${what} not reached in ${ms} ms`);
-    await sleep(100);
-  }
+/** Waits until `check` holds (a failing check counts as not yet), for at most `ms`. */
+async function reached(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  await until(() => check().catch(() => false), {
+    ms,
+    every: 100,
+    what: `redis test servers: ${what}`,
+  });
 }
 
 /** The servers of one topology: each a child process, stopped (SIGKILL if need be) at the end. */
@@ -73,7 +72,7 @@ class RedisProcesses {
       stdio: 'ignore',
     });
     this.children.set(own, child);
-    await until(`redis-server on ${own}`, async () => {
+    await reached(`redis-server on ${own}`, async () => {
       if (child.exitCode !== null) throw new Error(`redis-server on ${own} exited`);
       return (await redisCli(own, 'PING')) === 'PONG';
     });
@@ -159,7 +158,7 @@ export async function startRedisCluster(primaries = 3): Promise<RedisTestCluster
       { timeout: 30_000 },
     );
     for (const port of ports)
-      await until(`cluster_state:ok on ${port}`, async () =>
+      await reached(`cluster_state:ok on ${port}`, async () =>
         (await redisCli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'),
       );
     const env = { REDIS_CLUSTER_NODES: ports.map((port) => `127.0.0.1:${port}`).join(',') };
@@ -201,7 +200,7 @@ export async function startRedisSentinel(replicas = 1): Promise<RedisTestSentine
         await processes.start([...SERVER_ARGS, '--replicaof', '127.0.0.1', String(primary)]),
       );
     for (const port of replicaPorts)
-      await until(`replica ${port} in sync`, async () =>
+      await reached(`replica ${port} in sync`, async () =>
         (await redisCli(port, 'INFO', 'replication')).includes('master_link_status:up'),
       );
     const sentinels: number[] = [];
@@ -222,7 +221,7 @@ export async function startRedisSentinel(replicas = 1): Promise<RedisTestSentine
       sentinels.push(await processes.start([file, '--sentinel'], port));
     }
     for (const port of sentinels)
-      await until(`sentinel ${port} to know the replicas and the other sentinels`, async () => {
+      await reached(`sentinel ${port} to know the replicas and the other sentinels`, async () => {
         const known = await redisCli(port, 'SENTINEL', 'MASTER', master);
         const field = (name: string) =>
           Number(known.split('\n')[known.split('\n').indexOf(name) + 1]);
@@ -246,7 +245,7 @@ export async function startRedisSentinel(replicas = 1): Promise<RedisTestSentine
         const old = await primaryPort();
         await processes.stopOne(old, 'SIGKILL');
         let promoted = old;
-        await until(
+        await reached(
           'a replica promoted',
           async () => {
             promoted = await primaryPort();

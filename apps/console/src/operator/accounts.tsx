@@ -1,4 +1,8 @@
-import type { AdminAccount as Account } from '@genhub/contracts';
+import {
+  ACCOUNT_LEVELS as LEVELS,
+  ACCOUNT_STATUSES as STATUSES,
+  type AdminAccount as Account,
+} from '@genhub/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -7,16 +11,10 @@ import { Failure, ListState } from '../common/failure';
 import { useSession } from '../session/session';
 import { OnceSecret } from './once-secret';
 
-// Keyed by the contracts' types: a currency, tier or status the API adds or
-// drops fails the console's type check here.
+// Levels and statuses come from the contracts. The currencies' list lives with the money
+// arithmetic (@genhub/money, not in the browser bundle): keyed by the contracts' type, a
+// currency the API adds or drops fails the console's type check here.
 const CURRENCIES = Object.keys({ USD: 0, CNY: 0 } satisfies Record<Account['currency'], 0>);
-const LEVELS = Object.keys({
-  Bronze: 0,
-  Silver: 0,
-  Gold: 0,
-  Platinum: 0,
-} satisfies Record<Account['account_level'], 0>);
-const STATUSES = Object.keys({ active: 0, suspended: 0 } satisfies Record<Account['status'], 0>);
 const PER_PAGE = 20;
 
 /** An account's page. */

@@ -34,12 +34,15 @@ import {
   BillingRecordDto,
   CreateAccountDto,
   CreateApiKeyDto,
+  DEFAULT_ACCOUNT_LEVEL,
   IssuedApiKeyDto,
   ListAccountsQueryDto,
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
   TopUpDto,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
+import { DEFAULT_CURRENCY } from '@genhub/money';
 import { amountUnits } from './amount-units.util';
 
 const AccountIdParam = () =>
@@ -73,13 +76,13 @@ export class AdminController {
       description: 'The new account, with its webhook secret.',
       type: AdminAccountDto,
     },
-    errors: [400, 401, 404, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiBody({ type: CreateAccountDto, required: false })
   async create(@Body() body: CreateAccountDto = {}): Promise<AdminAccountDto> {
     const view = await this.createAccount.execute({
-      currency: body.currency ?? 'USD',
-      accountLevel: body.account_level ?? 'Bronze',
+      currency: body.currency ?? DEFAULT_CURRENCY,
+      accountLevel: body.account_level ?? DEFAULT_ACCOUNT_LEVEL,
       initialUnits: amountUnits('balance', body.balance ?? 0),
     });
     return presentAdminAccount(view, { withWebhookSecret: true });
@@ -94,7 +97,7 @@ export class AdminController {
     description:
       'The accounts, newest first, optionally only those in one `status`; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Each item is the account as `GET /admin/v1/accounts/{id}` answers it. Pages stay stable while accounts are created (decision 0116).',
     ok: { description: 'A page of accounts.', type: AdminAccountPageDto },
-    errors: [400, 401, 404, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   async list(@Query() query: ListAccountsQueryDto): Promise<AdminAccountPageDto> {
     return presentAdminAccountPage(
@@ -112,7 +115,6 @@ export class AdminController {
     tag: 'Admin',
     summary: 'Read an account',
     ok: { description: 'The account (without `webhook_secret`).', type: AdminAccountDto },
-    errors: [401, 404, 500],
   })
   @AccountIdParam()
   async get(@Param('id') id: string): Promise<AdminAccountDto> {
@@ -126,7 +128,7 @@ export class AdminController {
     summary: 'Issue an API key',
     description: 'The plain key is returned once and stored only as a hash.',
     ok: { status: 201, description: 'The new key.', type: IssuedApiKeyDto },
-    errors: [400, 401, 404, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @AccountIdParam()
   @ApiBody({ type: CreateApiKeyDto, required: false })
@@ -147,7 +149,6 @@ export class AdminController {
     description:
       'Every key of the account, newest first, revoked ones included: its label, status and times; never the key or its hash.',
     ok: { description: "The account's keys.", type: AdminApiKeyListDto },
-    errors: [401, 404, 500],
   })
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
@@ -161,7 +162,6 @@ export class AdminController {
     summary: 'Revoke an API key',
     description: 'The key answers 401 `Invalid or revoked API key` from then on.',
     ok: { description: 'The key is revoked.', type: RevokedApiKeyDto },
-    errors: [401, 404, 500],
   })
   @ApiParam({ name: 'keyId', description: 'The key id.', format: 'uuid' })
   revoke(@Param('keyId') keyId: string): Promise<RevokedApiKeyDto> {
@@ -178,7 +178,7 @@ export class AdminController {
       description: 'The new billing record (`type: top-up`).',
       type: BillingRecordDto,
     },
-    errors: [400, 401, 404, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @AccountIdParam()
   async topUpAccount(@Param('id') id: string, @Body() body: TopUpDto): Promise<BillingRecordDto> {
@@ -198,7 +198,6 @@ export class AdminController {
     description:
       "Sets the account's `status` to `suspended`; its API keys answer 403 from then on.",
     ok: { description: 'The account.', type: AdminAccountDto },
-    errors: [401, 404, 500],
   })
   @AccountIdParam()
   async suspend(@Param('id') id: string): Promise<AdminAccountDto> {
@@ -215,7 +214,6 @@ export class AdminController {
     summary: 'Unsuspend an account',
     description: "Sets the account's `status` to `active`.",
     ok: { description: 'The account.', type: AdminAccountDto },
-    errors: [401, 404, 500],
   })
   @AccountIdParam()
   async unsuspend(@Param('id') id: string): Promise<AdminAccountDto> {
@@ -232,7 +230,6 @@ export class AdminController {
     description:
       'A new signing key, returned once; deliveries attempted from then on are signed with it only (decision 0066).',
     ok: { description: 'The new secret.', type: RotatedWebhookSecretDto },
-    errors: [401, 404, 500],
   })
   @AccountIdParam()
   async rotateWebhookSecret(@Param('id') id: string): Promise<RotatedWebhookSecretDto> {

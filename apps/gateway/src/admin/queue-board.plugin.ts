@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminConfig, StaticToken } from '@genhub/config';
+import { INVALID_ADMIN_TOKEN_MESSAGE } from '@genhub/errors';
 import { QueueName } from '@genhub/queue';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -55,7 +56,7 @@ export async function registerQueueBoard(app: NestFastifyApplication): Promise<v
           await reply
             .status(401)
             .header('www-authenticate', 'Bearer')
-            .send({ code: 401, error: 'Invalid admin token' });
+            .send({ code: 401, error: INVALID_ADMIN_TOKEN_MESSAGE });
           return reply;
         }
         if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -24,6 +24,7 @@ import {
   V1Route,
   V3Route,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { optionalInt, optionalString, optionalType } from './billing-query.util';
 
 /** `GET /v1/balance`: no envelope (docs/interface.md, "Check balance"). */
@@ -40,7 +41,6 @@ export class BalanceController {
     summary: 'Check the balance',
     description: 'The balance net of open reservations. No envelope.',
     ok: { description: 'The balance.', type: BalanceDto },
-    errors: [401, 403, 500],
   })
   async get(@CurrentAccount() account: AuthenticatedAccount): Promise<BalanceDto> {
     const result = await this.balance.execute({
@@ -72,7 +72,7 @@ export class BillingsController {
     summary: 'Check billings',
     description: 'Billing records, newest first.',
     ok: { description: 'A page of billing records.', type: BillingsPageResponseDto },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: BillingsQueryDto })
   async list(
@@ -96,7 +96,7 @@ export class BillingsController {
     description:
       "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.",
     ok: { description: 'Usage statistics.', type: UsageStatisticsResponseDto },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: UsageQueryDto })
   async get(
@@ -129,7 +129,7 @@ export class BillingsController {
         },
       },
     },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: BillingsExportQueryDto })
   async export(

@@ -10,6 +10,7 @@ import {
   ChatModelListDto,
   ChatRoute,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import {
   CreateChatCompletionUseCase,
   GetChatModelUseCase,
@@ -40,7 +41,6 @@ export class ChatController {
     description:
       'The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.',
     ok: { description: 'The chat models.', type: ChatModelListDto },
-    errors: [401, 403, 500],
   })
   models() {
     return this.listModels.execute();
@@ -55,7 +55,7 @@ export class ChatController {
     description:
       'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
     ok: { description: 'The chat model.', type: ChatModelDto },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.ModelNotFound],
   })
   @ApiParam({
     name: 'model',
@@ -94,7 +94,13 @@ export class ChatController {
         },
       },
     },
-    errors: [400, 401, 402, 403, 404, 500, 502, 503],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.InsufficientBalance,
+      AppErrorCode.ModelNotFound,
+      AppErrorCode.UpstreamError,
+      AppErrorCode.ServiceUnavailable,
+    ],
   })
   async create(
     @CurrentAccount() account: AuthenticatedAccount,

@@ -35,7 +35,12 @@ export class FilesController {
     description:
       'Multipart form data with one file part named `file`. Files are kept 7 days. Uploads count against the account’s quotas: the bytes its unexpired uploads hold (413 beyond) and the uploads it makes per UTC day (429 beyond).',
     ok: { description: 'The file URL.', type: UploadResponseDto },
-    errors: [400, 401, 403, 413, 429, 500],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.PayloadTooLarge,
+      AppErrorCode.UploadQuotaExceeded,
+      AppErrorCode.UploadDailyLimitReached,
+    ],
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ required: true, type: UploadFileBodyDto })

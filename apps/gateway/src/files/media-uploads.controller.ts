@@ -22,6 +22,7 @@ import {
   type UploadAnswerDto,
   V3Route,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { IssueUploadTicketUseCase, ReceiveDirectUploadUseCase } from '@genhub/storage';
 import { PublicLinks } from '../transport/public-links.service';
 
@@ -49,7 +50,12 @@ export class MediaUploadsController {
     description:
       'Declare the file (name, exact size, type); the answer is a signed, single-use `PUT` URL valid 15 minutes and the `download_url` the file will have. PUT the raw bytes there with the given headers. The file is checked like any upload (its first bytes must be the declared format, within the format’s limit) before it can be used; a file that fails is removed, its URL answers 404 and a task using it fails with 1402. The ticket counts against the account’s upload quotas from now on, at the declared size (413 when its stored bytes would pass the quota, 429 past its uploads per UTC day). Only one PUT takes a ticket: another gets 409.',
     ok: { description: 'The ticket.', type: MediaUploadTicketResponseDto },
-    errors: [400, 401, 403, 413, 429, 500],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.PayloadTooLarge,
+      AppErrorCode.UploadQuotaExceeded,
+      AppErrorCode.UploadDailyLimitReached,
+    ],
   })
   async create(
     @CurrentAccount() account: AuthenticatedAccount,

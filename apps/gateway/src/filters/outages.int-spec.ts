@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { jobIdFor, JobName, QueueName, redisConnection } from '@genhub/queue';
-import { startTcpProxy, TcpProxy } from '@genhub/testing';
+import { sleep, startTcpProxy, TcpProxy } from '@genhub/testing';
 import {
   admin,
   call,
@@ -13,7 +13,6 @@ import {
 
 const DATABASE_URL = process.env.DATABASE_URL as string;
 const REDIS_URL = process.env.REDIS_URL as string;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Outages without touching the shared servers: the gateway reaches PostgreSQL

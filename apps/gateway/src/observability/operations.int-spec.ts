@@ -8,12 +8,13 @@ import { Queue } from 'bullmq';
 import { METRICS, MetricSpec, ServiceName } from '@genhub/observability';
 import { JobName, QueueName, redisConnection } from '@genhub/queue';
 import {
-  BuiltApp,
   buildAppForTest,
+  BuiltApp,
   closedPort,
   createTestDatabase,
   deleteQueuePrefix,
   dropTestDatabase,
+  sleep,
   testQueuePrefix,
   WebhookReceiver,
 } from '@genhub/testing';
@@ -39,7 +40,6 @@ const MAY_BE_ZERO = new Set<string>([
   // No client follows a task here: the gauge is there, at 0 (task-events.int-spec moves it).
   METRICS.taskEventStreams.name,
 ]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Sample {
   name: string;

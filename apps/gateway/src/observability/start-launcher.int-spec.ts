@@ -11,6 +11,7 @@ import {
   deleteQueuePrefix,
   dropTestDatabase,
   testQueuePrefix,
+  until,
 } from '@genhub/testing';
 
 /**
@@ -46,11 +47,11 @@ function run(command: string, env: NodeJS.ProcessEnv, args: string[] = []): Run 
 
 /** Waits for the launcher's `ready`; returns the demo key it printed. */
 async function ready(start: Run): Promise<string> {
-  await until(
-    () => /\] ready\n/.test(start.stderr()) || start.child.exitCode !== null,
-    200_000,
-    '`ready`',
-  );
+  await until(() => /\] ready\n/.test(start.stderr()) || start.child.exitCode !== null, {
+    ms: 200_000,
+    every: 200,
+    what: '`ready`',
+  });
   expect(start.stderr()).toMatch(/\] ready\n/);
   return /API key: (gh_\S+)/.exec(start.stderr())?.[1] as string;
 }
@@ -82,14 +83,6 @@ const stopped = async (start: Run) => {
   start.child.kill('SIGTERM');
   return start.exited;
 };
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function occupy(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -228,8 +221,7 @@ describe('npm start: ports, readiness, fail-fast (real processes)', () => {
       // LOG_FORMAT=pretty: one readable line per request, with its status.
       await until(
         () => /gateway GET \/api\/v3\/predictions\/\S+\/result 200 /.test(start.stdout()),
-        5000,
-        'the log line',
+        { ms: 5000, every: 200, what: 'the log line' },
       );
       expect(start.stdout()).toMatch(
         /INFO: gateway POST \/v1\/local\/simulator\/test\?sync=true 200 [\d.]+ ms/,

@@ -26,7 +26,7 @@ import {
   taskFinishedCallback,
   V3Route,
 } from '@genhub/contracts/server';
-import { AppException, TaskCode } from '@genhub/errors';
+import { AppErrorCode, AppException, TaskCode } from '@genhub/errors';
 import {
   GetResultUseCase,
   ListTasksUseCase,
@@ -79,7 +79,7 @@ export class PredictionsController {
     summary: 'Submit a task (WaveSpeed v3 form)',
     description: `The same submit as \`POST /v1/{provider_id}/{model_id}/{run_type}\` (same input schemas, price, webhook and \`Idempotency-Key\`), answered in the envelope with the task as WaveSpeed’s v3 API shapes it. \`"enable_sync_mode": true\` in the body waits for the result like \`sync=true\`; a wait that runs out answers \`status: processing\`, \`code: ${TaskCode.Timeout}\` and an error starting \`Sync mode timed out\`.`,
     ok: { description: 'The task.', type: PredictionResponseDto },
-    errors: [400, 401, 402, 403, 404, 500],
+    errors: [AppErrorCode.InvalidRequest, AppErrorCode.InsufficientBalance, AppErrorCode.NotFound],
     operation: { callbacks: taskFinishedCallback('submitPrediction') },
   })
   @SubmitRequestDocs()
@@ -131,7 +131,7 @@ export class PredictionsController {
     description:
       'The caller’s tasks, newest first (deleted ones never), filtered by `status`, `model` (slug or its start) and creation time; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). Pages stay stable while new tasks arrive.',
     ok: { description: 'A page of tasks.', type: TaskListResponseDto },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
@@ -148,7 +148,7 @@ export class PredictionsController {
     description:
       'The task of `GET /v1/requests/{request_id}` in the envelope, as WaveSpeed’s v3 API shapes it: `created`/`processing` until `completed` or `failed`.',
     ok: { description: 'The task.', type: PredictionResponseDto },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   async result(
     @CurrentAccount() account: AuthenticatedAccount,

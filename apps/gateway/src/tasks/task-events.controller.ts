@@ -22,6 +22,7 @@ import {
   TaskQueueEventDto,
   V3Route,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { IssueEventsTokenUseCase, type TaskEvent, WatchTaskUseCase } from '@genhub/tasks-feature';
 import {
   type EventStreamResponse,
@@ -72,7 +73,7 @@ export class TaskEventsController {
     description:
       'For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.',
     ok: { description: 'The token and the stream URL.', type: TaskEventsTokenResponseDto },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   async token(
     @CurrentAccount() account: AuthenticatedAccount,
@@ -121,7 +122,12 @@ export class TaskEventsController {
         },
       },
     },
-    errors: [401, 403, 404, 429, 500, 503],
+    errors: [
+      AppErrorCode.StreamTokenRefused,
+      AppErrorCode.NotFound,
+      AppErrorCode.TooManyStreams,
+      AppErrorCode.ServiceUnavailable,
+    ],
     operation: { security: [{ bearerAuth: [] }, { eventsToken: [] }] },
   })
   async events(

@@ -31,11 +31,9 @@ import {
   V1Route,
   V3Route,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { parseSync, single, SubmitRequestDocs, submitInput } from './submit-request.util';
-import {
-  GetResultUseCase,
-  ListModelsUseCase,
-} from '@genhub/tasks-feature';
+import { GetResultUseCase, ListModelsUseCase } from '@genhub/tasks-feature';
 import { SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
 import { DeleteTaskUseCase } from '@genhub/task-engine';
 
@@ -64,7 +62,13 @@ export class TasksController {
         'Without `sync`: the acknowledgement. With `sync=true`: the result object once the task is terminal, or `{id, status: "processing"}` after the synchronous wait (10 minutes).',
       schema: { $ref: '#/components/schemas/SubmitResponse' },
     },
-    errors: [400, 401, 402, 403, 404, 500],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.UnknownProvider,
+      AppErrorCode.InsufficientBalance,
+      AppErrorCode.ContentBlocked,
+      AppErrorCode.NotFound,
+    ],
     operation: { callbacks: taskFinishedCallback('submitTask') },
   })
   @SubmitRequestDocs()
@@ -104,7 +108,7 @@ export class TasksController {
       },
       schema: { $ref: '#/components/schemas/TaskResult' },
     },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   @ApiParam({ name: 'request_id', description: 'The `id` of the submit acknowledgement.' })
   async result(
@@ -129,7 +133,7 @@ export class TasksController {
     description:
       'Cancels a running task or deletes a finished one. Irreversible; output URLs become invalid immediately; processing that already occurred is not refunded.',
     ok: { description: 'The task is deleted.', type: DeleteTaskResponseDto },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   async remove(
     @CurrentAccount() account: AuthenticatedAccount,
@@ -144,7 +148,7 @@ export class TasksController {
     tag: 'Models',
     summary: 'List models',
     ok: { description: 'The model entries.', type: ModelListResponseDto },
-    errors: [400, 401, 403, 500],
+    errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: ListModelsQueryDto })
   models(@Query() query: RawQuery<ListModelsQueryDto>): ApiEnvelopeDto<ModelEntryDto[]> {

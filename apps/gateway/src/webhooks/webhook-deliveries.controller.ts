@@ -7,6 +7,7 @@ import {
   WebhookDeliveriesResponseDto,
   type WebhookDeliveryDto,
 } from '@genhub/contracts/server';
+import { AppErrorCode } from '@genhub/errors';
 import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 
 /** The caller's view of one task's webhook delivery: status and every attempt. */
@@ -26,7 +27,7 @@ export class WebhookDeliveriesController {
       description: 'The delivery log (404 when the task was submitted without a webhook).',
       type: WebhookDeliveriesResponseDto,
     },
-    errors: [401, 403, 404, 500],
+    errors: [AppErrorCode.NotFound],
   })
   async list(
     @CurrentAccount() account: AuthenticatedAccount,

@@ -8,10 +8,9 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { JOB_OPTIONS, jobIdFor, redisConnection } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
-import { buildAppForTest, BuiltApp, closedPort, insertTask } from '@genhub/testing';
+import { buildAppForTest, BuiltApp, closedPort, insertTask, sleep } from '@genhub/testing';
 
 const root = join(__dirname, '../../../..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A cold worker on a busy 2-core CI machine can take well over 10 s to boot and claim. */
 const CLAIM_WINDOW_MS = 30_000;
 

@@ -5,16 +5,10 @@ import { Queue } from 'bullmq';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
+import type { WebhookPayload } from '@genhub/contracts';
 import { runStatement } from '@genhub/database';
-import {
-  DeliverWebhookJob,
-  JOB_OPTIONS,
-  JobName,
-  jobIdFor,
-  QueueName,
-  WebhookPayload,
-} from '@genhub/queue';
-import { closedPort, deleteQueuePrefix, WebhookReceiver } from '@genhub/testing';
+import { DeliverWebhookJob, JOB_OPTIONS, JobName, jobIdFor, QueueName } from '@genhub/queue';
+import { closedPort, deleteQueuePrefix, sleep, until, WebhookReceiver } from '@genhub/testing';
 import {
   DeliveryWithAttempts,
   WebhookDeliveryRepository,
@@ -93,11 +87,11 @@ class Dispatcher {
     taskId: string,
     timeoutMs = 20_000,
   ): Promise<DeliveryWithAttempts> {
-    const until = Date.now() + timeoutMs;
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const log = await this.deliveries.findOwnedDeliveryLog(accountId, taskId);
       if (log && log.status !== 'pending') return log;
-      if (Date.now() > until)
+      if (Date.now() > deadline)
         throw new Error(`delivery ${taskId} still pending: ${JSON.stringify(log)}`);
       await sleep(25);
     }
@@ -108,8 +102,6 @@ class Dispatcher {
     await deleteQueuePrefix(process.env.REDIS_URL as string, this.prefix);
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function completedPayload(taskId: string): WebhookPayload {
   return {
@@ -138,14 +130,6 @@ function failedPayload(taskId: string): WebhookPayload {
     outputs: [],
     error: 'Failed to download the input image',
   };
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }
 
 describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {

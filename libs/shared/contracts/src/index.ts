@@ -3,6 +3,8 @@
 // bundle test proves it). DTO classes live in `@genhub/contracts/server`.
 export * from '@genhub/errors';
 export * from './types';
+export * from './account.constants';
+export * from './task-status.constants';
 export * from './client/genhub.client';
 export * from './client/task-events.client';
 export * from './client/chat.client';

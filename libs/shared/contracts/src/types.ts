@@ -1,5 +1,6 @@
 // Friendly names for the generated OpenAPI types (src/generated/openapi.ts).
 import type { components, operations, paths } from './generated/openapi';
+import { type TaskStatus, TERMINAL_TASK_STATUSES } from './task-status.constants';
 
 export type { components, operations, paths };
 
@@ -52,7 +53,7 @@ export type TaskEventsToken = Schemas['TaskEventsToken'];
  * task, or `{id, status: "deleted"}`) or the queue position while it waits.
  */
 export type TaskEvent =
-  | { event: 'created' | 'processing' | 'completed' | 'failed'; id: string; data: Prediction }
+  | { event: TaskStatus; id: string; data: Prediction }
   | { event: 'deleted'; id: string; data: DeleteTaskAnswer }
   | { event: 'queue'; data: TaskQueueEvent };
 export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
@@ -77,14 +78,11 @@ export interface ApiEnvelope<T> {
 /** Query parameters of a submit. */
 export type SubmitQuery = NonNullable<operations['submitTask']['parameters']['query']>;
 
-/** The task states. */
-export type TaskStatus = 'created' | 'processing' | 'completed' | 'failed';
-
 /** True when the result is final (`completed` or `failed`). */
 export function isTerminalResult(
   result: TaskResult | SubmitResponse,
 ): result is TaskCompletedResult | TaskFailedResult {
-  return result.status === 'completed' || result.status === 'failed';
+  return (TERMINAL_TASK_STATUSES as readonly string[]).includes(result.status);
 }
 
 /** Reads the message of a `/v1/` error body, whichever form `error` takes. */

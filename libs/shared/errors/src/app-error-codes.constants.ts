@@ -132,6 +132,12 @@ export const APP_ERRORS = {
   internal: { status: 500, message: 'Server error', transient: true },
 } as const satisfies Record<AppErrorCode, AppErrorEntry>;
 
+/**
+ * The 401 text for a wrong admin token (docs/interface.md, "Admin API"): the admin API and
+ * the queue board refuse with it, under the `invalid_api_key` code.
+ */
+export const INVALID_ADMIN_TOKEN_MESSAGE = 'Invalid admin token';
+
 /** The 402 text (docs/interface.md, "402 message"): balance net of reservations, three decimals. */
 export function insufficientBalanceMessage(
   currencySymbol: string,

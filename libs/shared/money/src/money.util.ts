@@ -5,8 +5,11 @@
  */
 export const MICROS_PER_UNIT = 1_000_000;
 
-export type Currency = 'USD' | 'CNY';
-export const CURRENCIES: readonly Currency[] = ['USD', 'CNY'];
+/** The account currencies (docs/interface.md, "Balance object"), stated once. */
+export const CURRENCIES = ['USD', 'CNY'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+/** A new account's currency when none is given (the admin API and CLI). */
+export const DEFAULT_CURRENCY: Currency = 'USD';
 
 const SYMBOLS: Record<Currency, string> = { USD: '$', CNY: '¥' };
 

@@ -53,18 +53,6 @@ export interface DeliverWebhookJob {
   firstAttempt?: number;
 }
 
-/** Exactly these keys, for success and failure alike (docs/interface.md, "Webhook payload"). */
-export interface WebhookPayload {
-  id: string;
-  model: string;
-  status: 'completed' | 'failed';
-  code: number;
-  created_at: string;
-  input: Record<string, unknown>;
-  outputs: string[];
-  error: string | null;
-}
-
 export type JobItem =
   | { name: typeof JobName.RunTask; data: RunTaskJob }
   | { name: typeof JobName.SettleTask; data: SettleTaskJob }

@@ -1,11 +1,10 @@
+import { sleep } from '@genhub/testing';
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { RedisConfig } from '@genhub/config';
 import { JobName } from '@genhub/queue';
 import type { OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 import { HANDOVER_DELETE_MS, OutboxRelay, REPLICA_WAIT_MS } from './outbox-relay.service';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A queue whose primary has `connected` replicas (ROLE) of which `replicas`

@@ -28,7 +28,8 @@ describe('task lifecycle', () => {
     expect(allowedSources('created')).toEqual([]);
   });
 
-  it('derives the open set', () => {
+  it('agrees with the contracts’ open set: what a run or the sweeper may still end', () => {
     expect(OPEN_STATUSES).toEqual(['created', 'processing']);
+    expect(allowedSources('failed')).toEqual(OPEN_STATUSES);
   });
 });

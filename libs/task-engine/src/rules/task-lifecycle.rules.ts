@@ -1,3 +1,4 @@
+import { OPEN_TASK_STATUSES } from '@genhub/contracts';
 import { TaskStatus } from '@genhub/tasks-data-access';
 
 /**
@@ -24,5 +25,8 @@ export function allowedSources(to: TaskStatus): TaskStatus[] {
   return (Object.keys(TRANSITIONS) as TaskStatus[]).filter((from) => canTransition(from, to));
 }
 
-/** Open: a run may still end it (the stuck-task sweeper's and `tasks:requeue`'s set). */
-export const OPEN_STATUSES: readonly TaskStatus[] = allowedSources(TaskStatus.Failed);
+/**
+ * Open: a run may still end it (the stuck-task sweeper's and `tasks:requeue`'s
+ * set), as the contracts state it; the spec checks the table agrees.
+ */
+export const OPEN_STATUSES: readonly TaskStatus[] = OPEN_TASK_STATUSES;

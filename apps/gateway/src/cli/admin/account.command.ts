@@ -17,12 +17,15 @@ import {
   TopUpAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
+  ACCOUNT_LEVELS,
   CreateAccountDto,
   CreateApiKeyDto,
+  DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
@@ -56,8 +59,8 @@ async function createAccount(app: INestApplicationContext, args: ParsedArgs) {
     balance: numeric(flag(args, 'balance')),
   });
   const view = await app.get(CreateAccountUseCase).execute({
-    currency: body.currency ?? 'USD',
-    accountLevel: body.account_level ?? 'Bronze',
+    currency: body.currency ?? DEFAULT_CURRENCY,
+    accountLevel: body.account_level ?? DEFAULT_ACCOUNT_LEVEL,
     initialUnits: amountUnits('balance', body.balance ?? 0),
   });
   return presentAdminAccount(view, { withWebhookSecret: true });
@@ -73,7 +76,7 @@ async function createKey(app: INestApplicationContext, args: ParsedArgs) {
 
 registerAdminCommand({
   name: 'create-account',
-  usage: 'create-account [--currency USD|CNY] [--level Bronze|Silver|Gold|Platinum] [--balance N]',
+  usage: `create-account [--currency ${CURRENCIES.join('|')}] [--level ${ACCOUNT_LEVELS.join('|')}] [--balance N]`,
   summary: 'create an account (prints its webhook secret, once)',
   arity: 0,
   run: createAccount,

@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
+import { dataSourceOptions } from '@genhub/database';
 import { redisConnection } from '@genhub/queue';
+import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   buildAppForTest,
   BuiltApp,
@@ -14,7 +17,10 @@ import {
   createTestDatabase,
   deleteQueuePrefix,
   dropTestDatabase,
+  insertTask,
+  sleep,
   testQueuePrefix,
+  until,
   WebhookReceiver,
 } from '@genhub/testing';
 import { runAdminCli } from './run-admin-cli.util';
@@ -22,7 +28,8 @@ import { runAdminCli } from './run-admin-cli.util';
 jest.setTimeout(90_000);
 
 const root = path.resolve(__dirname, '../../../../..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a recovered task or delivery may take, and how often to look. */
+const SETTLED = { ms: 20_000, every: 50 };
 
 /**
  * The recovery commands against the built task-worker and webhook-dispatcher,
@@ -33,6 +40,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (PostgreSQL + Redis)', () => {
   let db: { url: string; name: string };
   let pg: Client;
+  let ds: DataSource;
+  let tasks: TaskRepository;
   let env: NodeJS.ProcessEnv;
   let receiver: WebhookReceiver;
   const prefix = testQueuePrefix('recovery');
@@ -72,17 +81,24 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     children.push(child);
   }
 
-  async function insertTask(input: {
+  /** An open task whose run job Redis lost (no outbox rows); `finished` makes it terminal since. */
+  async function lostTask(input: {
     webhookUrl?: string;
     finished?: { status: 'completed' | 'failed'; agoMs: number };
   }): Promise<string> {
     const id = randomUUID();
-    await pg.query(
-      `INSERT INTO tasks.tasks (id, account_id, model, channel, category, input, webhook_url,
-         price_units, time_limit_ms)
-       VALUES ($1, $2, 'local/simulator/test', 'stable', 'test', '{"prompt":"recover"}', $3, 1000, 60000)`,
-      [id, accountId, input.webhookUrl ?? null],
-    );
+    await insertTask(ds, {
+      id,
+      accountId,
+      model: 'local/simulator/test',
+      channel: 'stable',
+      category: 'test',
+      input: { prompt: 'recover' },
+      webhookUrl: input.webhookUrl ?? null,
+      outputPrefix: null,
+      priceUnits: 1000,
+      timeLimitMs: 60_000,
+    });
     if (input.finished)
       await pg.query(
         `UPDATE tasks.tasks SET status = $2, code = $3, error = $4, outputs = '[]',
@@ -102,14 +118,6 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     return (await pg.query(`SELECT status FROM tasks.tasks WHERE id = $1`, [id])).rows[0].status;
   }
 
-  async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('condition not met in time');
-      await sleep(50);
-    }
-  }
-
   async function delivery(id: string) {
     const d = await pg.query(
       `SELECT status, attempts FROM webhooks.deliveries WHERE task_id = $1`,
@@ -126,6 +134,9 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     db = await createTestDatabase('recovery');
     pg = new Client({ connectionString: db.url });
     await pg.connect();
+    ds = new DataSource(dataSourceOptions({ url: db.url }));
+    await ds.initialize();
+    tasks = new TaskRepository(ds);
     env = {
       ...process.env,
       DATABASE_URL: db.url,
@@ -147,6 +158,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await receiver?.close();
     await pg?.end();
+    await ds?.destroy();
     await deleteQueuePrefix(redisUrl, prefix);
     await dropTestDatabase(db.name);
     rmSync(dir, { recursive: true, force: true });
@@ -154,10 +166,10 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   });
 
   it('tasks:requeue runs open tasks whose jobs Redis lost and settles finished ones', async () => {
-    const open = [await insertTask({}), await insertTask({})];
-    const unsettled = await insertTask({ finished: { status: 'completed', agoMs: 60_000 } });
+    const open = [await lostTask({}), await lostTask({})];
+    const unsettled = await lostTask({ finished: { status: 'completed', agoMs: 60_000 } });
     // Deleted while created; its settle job (release) was lost with Redis.
-    const deleted = await insertTask({});
+    const deleted = await lostTask({});
     await pg.query(`UPDATE tasks.tasks SET status = 'deleted', deleted_at = now() WHERE id = $1`, [
       deleted,
     ]);
@@ -187,8 +199,8 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
       open_tasks: { found: 2, requeued: 2 },
       unsettled_tasks: { found: 2, live: 0, requeued: 2 },
     });
-    await waitFor(async () => (await statusOf(open[0])) === 'completed');
-    await waitFor(async () => (await statusOf(open[1])) === 'completed');
+    await until(async () => (await statusOf(open[0])) === 'completed', SETTLED);
+    await until(async () => (await statusOf(open[1])) === 'completed', SETTLED);
 
     // The settle job waits for the billing app (not running here).
     const billing = new Queue('billing', { connection: redisConnection(redisUrl), prefix });
@@ -219,16 +231,16 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   it('webhooks:replay makes a new round for abandoned and never-sent deliveries, signed with the rotated secret', async () => {
     const hook = `${receiver.url}/hook`;
     // Abandoned: run through the real pipeline against a receiver answering 500.
-    const abandoned = await insertTask({ webhookUrl: hook });
+    const abandoned = await lostTask({ webhookUrl: hook });
     await admin('tasks:requeue');
-    await waitFor(async () => (await delivery(abandoned))?.status === 'abandoned');
+    await until(async () => (await delivery(abandoned))?.status === 'abandoned', SETTLED);
     // Never sent: finished an hour ago, its delivery job lost with Redis.
-    const missing = await insertTask({
+    const missing = await lostTask({
       webhookUrl: hook,
       finished: { status: 'failed', agoMs: 3_600_000 },
     });
     // Too recent to be called lost: left alone.
-    const recent = await insertTask({
+    const recent = await lostTask({
       webhookUrl: hook,
       finished: { status: 'completed', agoMs: 1000 },
     });
@@ -265,8 +277,8 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     expect(replay.code).toBe(0);
     expect(replay.json).toMatchObject({ dry_run: false, replayed: 2, skipped: 0 });
 
-    await waitFor(async () => (await delivery(abandoned)).status === 'delivered');
-    await waitFor(async () => (await delivery(missing))?.status === 'delivered');
+    await until(async () => (await delivery(abandoned)).status === 'delivered', SETTLED);
+    await until(async () => (await delivery(missing))?.status === 'delivered', SETTLED);
     expect(await delivery(abandoned)).toEqual({
       status: 'delivered',
       attempts: 4,
@@ -305,7 +317,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   it('workers:pause holds new jobs until workers:resume', async () => {
     const paused = await admin('workers:pause', '--queue', 'tasks');
     expect(paused.json).toEqual({ tasks: { paused: true, waiting: 0, active: 0 } });
-    const id = await insertTask({});
+    const id = await lostTask({});
     await admin('tasks:requeue');
     await sleep(1000);
     expect(await statusOf(id)).toBe('created');
@@ -314,7 +326,7 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     expect(resumed.code).toBe(0);
     expect(resumed.json.tasks.paused).toBe(false);
     expect(Object.keys(resumed.json).sort()).toEqual(['billing', 'tasks', 'webhooks']);
-    await waitFor(async () => (await statusOf(id)) === 'completed');
+    await until(async () => (await statusOf(id)) === 'completed', SETTLED);
   });
 
   it('queues:owner names the installation owning the prefix; another database is refused until it takes over', async () => {

@@ -1,9 +1,7 @@
+import type { AccountLevel, AccountStatus } from '@genhub/contracts/server';
 import type { Currency } from '@genhub/money';
 
-export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
-export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
-export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export type { AccountLevel, AccountStatus };
 
 /** A row of `accounts.accounts` (the migration is the schema; this is its shape in code). */
 export class StoredAccount {

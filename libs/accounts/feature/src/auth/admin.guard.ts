@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AdminConfig, StaticToken } from '@genhub/config';
-import { AppErrorCode, AppException } from '@genhub/errors';
+import { AppErrorCode, AppException, INVALID_ADMIN_TOKEN_MESSAGE } from '@genhub/errors';
 
 /**
  * The admin API: `Authorization: Bearer <ADMIN_TOKEN>`. With ADMIN_TOKEN unset
@@ -21,7 +21,7 @@ export class AdminGuard implements CanActivate {
     const { headers } = context
       .switchToHttp()
       .getRequest<{ headers: Record<string, string | undefined> }>();
-    this.token.check(headers.authorization, 'Invalid admin token');
+    this.token.check(headers.authorization, INVALID_ADMIN_TOKEN_MESSAGE);
     return true;
   }
 }

@@ -1,7 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { AccountLevel } from '@genhub/contracts/server';
 import type { Currency } from '@genhub/money';
 
-export type AccountLevel = 'Bronze' | 'Silver' | 'Gold' | 'Platinum';
+export type { AccountLevel };
 
 /** Who is calling: set on the request by the API-key guard. */
 export interface AuthenticatedAccount {

@@ -1,7 +1,7 @@
+// Node's own sleep: @genhub/testing depends on this lib, so its spec cannot import it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { LAG_SAMPLE_MS, sampleEventLoopLag } from './event-loop-lag.util';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One value from a whole scrape, as Prometheus would read it. */
 async function read(registry: Registry, name: string): Promise<number> {

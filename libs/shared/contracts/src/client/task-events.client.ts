@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ListTasksQuery, TaskEvent, TaskListItem, TaskListPage } from '../types';
+import { TASK_STATUSES, TERMINAL_TASK_STATUSES } from '../task-status.constants';
 import { type GenhubClient, GenhubRequestError } from './genhub.client';
 import { sleep } from './sleep.util';
 
@@ -42,8 +43,9 @@ export interface TaskEventsOptions extends RequestOptions {
   maxReconnects?: number;
 }
 
-const STATUS_EVENTS = new Set(['created', 'processing', 'completed', 'failed', 'deleted']);
-const TERMINAL_EVENTS = new Set(['completed', 'failed', 'deleted']);
+/** A status event per task state, and `deleted`. */
+const STATUS_EVENTS = new Set<string>([...TASK_STATUSES, 'deleted']);
+const TERMINAL_EVENTS = new Set<string>([...TERMINAL_TASK_STATUSES, 'deleted']);
 
 function toTaskEvent(message: EventSourceMessage): TaskEvent | undefined {
   const event = message.event ?? 'message';

@@ -1,15 +1,6 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
-import type { WebhookPayload } from '@genhub/queue';
 import type { StoredTask, TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskCode } from '@genhub/errors';
-
-/**
- * The deliver-webhook job carries `WebhookPayload` of @genhub/queue, a util lib
- * that may not import the contracts: this fails to compile if the two drift.
- */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type SameShape<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
-const _webhookJobPayloadIsTheContract: SameShape<WebhookPayload, WebhookPayloadDto> = true;
 
 /** ISO 8601 without zone suffix, in UTC, milliseconds kept: `2026-11-21T12:00:00.123`. */
 export function formatCreatedAt(date: Date): string {

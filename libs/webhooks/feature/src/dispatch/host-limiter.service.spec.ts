@@ -1,3 +1,4 @@
+import { sleep } from '@genhub/testing';
 import { HostLimiter } from './host-limiter.service';
 
 describe('HostLimiter', () => {
@@ -20,7 +21,6 @@ describe('HostLimiter', () => {
     // maxWaitMs is far from recentReleaseMs so a loaded machine's timer lag
     // cannot make one look like the other.
     const policy = { recentReleaseMs: 100, maxWaitMs: 2000, waitersPerSlot: 1 };
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     it('gives up as soon as the host stands still, and then puts jobs back at once', async () => {
       const limiter = new HostLimiter(1, policy);

@@ -13,13 +13,22 @@ import {
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
-import { CURRENCIES, type Currency, toMicros } from '@genhub/money';
+import { CURRENCIES, type Currency, DEFAULT_CURRENCY, toMicros } from '@genhub/money';
+import {
+  ACCOUNT_LEVELS,
+  ACCOUNT_STATUSES,
+  type AccountLevel,
+  type AccountStatus,
+  DEFAULT_ACCOUNT_LEVEL,
+} from '../../account.constants';
 
-/** The account levels (`GET /v1/balance`, the admin API; docs/interface.md, "Balance object"). */
-export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
-export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
-export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export {
+  ACCOUNT_LEVELS,
+  ACCOUNT_STATUSES,
+  type AccountLevel,
+  type AccountStatus,
+  DEFAULT_ACCOUNT_LEVEL,
+};
 
 /** Largest amount accepted in one admin call (far below the micro-unit safe-integer limit). */
 export const MAX_ADMIN_AMOUNT = 1_000_000_000;
@@ -54,12 +63,12 @@ function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
 /** Body of `POST /admin/v1/accounts` (docs/interface.md, "Admin API"); every field optional. */
 @ApiSchema({ name: 'AdminCreateAccountRequest' })
 export class CreateAccountDto {
-  @ApiPropertyOptional({ enum: CURRENCIES, default: 'USD' })
+  @ApiPropertyOptional({ enum: CURRENCIES, default: DEFAULT_CURRENCY })
   @IsOptional()
   @IsIn(CURRENCIES)
   currency?: Currency;
 
-  @ApiPropertyOptional({ enum: ACCOUNT_LEVELS, default: 'Bronze' })
+  @ApiPropertyOptional({ enum: ACCOUNT_LEVELS, default: DEFAULT_ACCOUNT_LEVEL })
   @IsOptional()
   @IsIn(ACCOUNT_LEVELS)
   account_level?: AccountLevel;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { TASK_STATUSES, type TaskStatus } from '../../task-status.constants';
 
 /**
  * The task as the WaveSpeed v3 API (and its official SDKs) read it: the
@@ -18,8 +19,9 @@ export class PredictionTimingsDto {
   inference!: number;
 }
 
-export const PREDICTION_STATUSES = ['created', 'processing', 'completed', 'failed'] as const;
-export type PredictionStatus = (typeof PREDICTION_STATUSES)[number];
+/** A prediction's `status`: the task states (task-status.constants.ts). */
+export const PREDICTION_STATUSES = TASK_STATUSES;
+export type PredictionStatus = TaskStatus;
 
 @ApiSchema({ name: 'Prediction' })
 export class PredictionDto {

@@ -7,6 +7,7 @@ import {
   ApiSecurity,
   type OperationObject,
 } from '@nestjs/swagger';
+import { APP_ERRORS, AppErrorCode } from '@genhub/errors';
 import {
   ERROR_RESPONSE_NAMES,
   type ErrorStatus,
@@ -17,6 +18,13 @@ import {
 export type ApiTagName =
   'Tasks' | 'Account' | 'Models' | 'Billing' | 'Files' | 'Webhooks' | 'Chat' | 'Admin';
 
+/** The catalogue codes whose status the family documents (error-responses.constants.ts). */
+export type RouteErrorCode<Family extends ResponseFamily> = {
+  [Code in AppErrorCode]: (typeof APP_ERRORS)[Code]['status'] extends ErrorStatus<Family>
+    ? Code
+    : never;
+}[AppErrorCode];
+
 /** What a route states about itself in the OpenAPI document. */
 export interface ApiRouteDoc<Family extends ResponseFamily> {
   /** The operation id: the typed client's name for the route. Never change it lightly. */
@@ -26,10 +34,48 @@ export interface ApiRouteDoc<Family extends ResponseFamily> {
   readonly tag: ApiTagName;
   /** The success answer (status 200 unless given): description and body. */
   readonly ok: ApiResponseOptions;
-  /** Every error status the route answers; the family supplies the exact bodies. */
-  readonly errors: readonly ErrorStatus<Family>[];
+  /**
+   * The catalogue errors the route raises itself, beyond those of every route of its
+   * family (`FAMILY_ERRORS`). Their statuses come from the catalogue, their bodies from
+   * the family.
+   */
+  readonly errors?: readonly RouteErrorCode<Family>[];
   /** Further fields of the operation (e.g. `callbacks`). */
   readonly operation?: Partial<OperationObject>;
+}
+
+/** The refusals of the API-key guard, and the unexpected error: every public route can answer them. */
+const API_KEY_ROUTE_ERRORS = [
+  AppErrorCode.MissingAuthorization,
+  AppErrorCode.InvalidAuthorizationFormat,
+  AppErrorCode.InvalidApiKey,
+  AppErrorCode.AccountSuspended,
+  AppErrorCode.Internal,
+] as const;
+
+/** What every route of a family can answer, whatever it does. */
+export const FAMILY_ERRORS = {
+  v1: API_KEY_ROUTE_ERRORS,
+  v3: API_KEY_ROUTE_ERRORS,
+  chat: API_KEY_ROUTE_ERRORS,
+  // The admin token's refusals (a wrong token is `invalid_api_key` with its own message),
+  // and 404 for every admin route while ADMIN_TOKEN is unset.
+  admin: [
+    AppErrorCode.MissingAuthorization,
+    AppErrorCode.InvalidAuthorizationFormat,
+    AppErrorCode.InvalidApiKey,
+    AppErrorCode.NotFound,
+    AppErrorCode.Internal,
+  ],
+} as const satisfies { [Family in ResponseFamily]: readonly RouteErrorCode<Family>[] };
+
+/** The error statuses a route documents: those of its family's and its own errors, ascending. */
+export function routeErrorStatuses<Family extends ResponseFamily>(
+  family: Family,
+  errors: readonly RouteErrorCode<Family>[] = [],
+): number[] {
+  const codes: readonly AppErrorCode[] = [...FAMILY_ERRORS[family], ...errors];
+  return [...new Set(codes.map((code) => APP_ERRORS[code].status))].sort((a, b) => a - b);
 }
 
 /**
@@ -54,10 +100,10 @@ function documentedRoute<Family extends ResponseFamily>(
     }),
     ApiResponse({ status: 200, ...doc.ok } as ApiResponseOptions),
     // A reference to the family's reusable response: swagger passes it through as written.
-    ...doc.errors.map((status) =>
+    ...routeErrorStatuses(family, doc.errors).map((status) =>
       ApiResponse({
-        status: Number(status),
-        $ref: `#/components/responses/${errorNames[Number(status)]}`,
+        status,
+        $ref: `#/components/responses/${errorNames[status]}`,
       } as ApiResponseOptions),
     ),
     ApiExtension(RESPONSE_FAMILY_EXTENSION, family),

@@ -3,6 +3,7 @@ import {
   APP_ERRORS,
   AppErrorCode,
   INSUFFICIENT_BALANCE_INNER_CODE,
+  INVALID_ADMIN_TOKEN_MESSAGE,
   insufficientBalanceMessage,
   modelNotFoundMessage,
   unknownProviderMessage,
@@ -154,7 +155,7 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     content: json(ref('V1Error'), {
       missingHeader: v1(401, msg('missing_authorization')),
       invalidFormat: v1(401, msg('invalid_authorization_format')),
-      wrongToken: v1(401, 'Invalid admin token'),
+      wrongToken: v1(401, INVALID_ADMIN_TOKEN_MESSAGE),
     }),
   },
   AdminNotFound: {

@@ -1,7 +1,8 @@
+import type { TaskStatus } from '@genhub/contracts';
 import type { DeleteTaskAnswerDto, PredictionDto } from '@genhub/contracts/server';
 
-/** The status events of a stream, in lifecycle order. */
-export type TaskStatusEventName = 'created' | 'processing' | 'completed' | 'failed' | 'deleted';
+/** The status events of a stream, in lifecycle order: the statuses a task shows, then `deleted`. */
+export type TaskStatusEventName = TaskStatus | 'deleted';
 
 /**
  * Each status event's SSE id: how far along the lifecycle the client has

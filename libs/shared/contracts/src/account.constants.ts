@@ -1,0 +1,13 @@
+// The account facts of the public interface, stated once (docs/interface.md, "Balance
+// object", "Admin API"); the accounts schema's CHECK constraints were written from them.
+// The currencies are `CURRENCIES` of @genhub/money, with the arithmetic they go with.
+
+/** The account levels (`GET /v1/balance`, the admin API). */
+export const ACCOUNT_LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum'] as const;
+export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
+/** A new account's level when none is given (the admin API and CLI). */
+export const DEFAULT_ACCOUNT_LEVEL: AccountLevel = 'Bronze';
+
+/** An account's states: a suspended account's keys are refused with 403. */
+export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
