@@ -9,7 +9,6 @@ import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import { dataSourceOptions } from '@genhub/database';
 import { redisConnection } from '@genhub/queue';
-import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   buildAppForTest,
   BuiltApp,
@@ -41,7 +40,6 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
   let db: { url: string; name: string };
   let pg: Client;
   let ds: DataSource;
-  let tasks: TaskRepository;
   let env: NodeJS.ProcessEnv;
   let receiver: WebhookReceiver;
   const prefix = testQueuePrefix('recovery');
@@ -136,7 +134,6 @@ describe('recovery commands: tasks:requeue, webhooks:replay, workers:pause (Post
     await pg.connect();
     ds = new DataSource(dataSourceOptions({ url: db.url }));
     await ds.initialize();
-    tasks = new TaskRepository(ds);
     env = {
       ...process.env,
       DATABASE_URL: db.url,
