@@ -8,6 +8,7 @@ import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
+import { RunOutputs } from './run/run-outputs.service';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { StorageMediaFetcher } from './run/storage-media-fetcher.service';
 import { TaskCancellation } from './run/task-cancellation.service';
@@ -57,6 +58,7 @@ export class TaskEngineModule {
         TaskCancellation,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
         TaskFinisher,
+        RunOutputs,
         RunTaskUseCase,
         SweepStuckTasksUseCase,
       ],

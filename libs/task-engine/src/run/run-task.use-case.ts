@@ -1,22 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { TaskCode, TaskFailureCode, isTaskFailureCode, taskErrorMessage } from '@genhub/errors';
-import {
-  AdapterError,
-  AdapterOutput,
-  AdapterRegistry,
-  ModelCatalogue,
-  ModelRoute,
-} from '@genhub/providers';
+import { AdapterError, AdapterRegistry, ModelCatalogue, ModelRoute } from '@genhub/providers';
 import { PubSubChannel, PubSubService } from '@genhub/queue';
-import { OBJECT_STORAGE, ObjectStorage, extensionForType, recogniseContent } from '@genhub/storage';
 import { StoredTask, TaskRepository } from '@genhub/tasks-data-access';
-import { outputKey } from '@genhub/tasks-feature';
 import { TaskFinisher } from '../finish/task-finisher.service';
 import { allowedSources } from '../rules/task-lifecycle.rules';
 import { MEDIA_FETCHER, MediaFetcher } from './media-fetcher.port';
+import { RunOutputs } from './run-outputs.service';
 import { TaskCancellation, TaskCancelledError } from './task-cancellation.service';
-import { measure, outputNameExtension } from './run-task.util';
+import { measure } from './run-task.util';
 
 export interface RunTaskInput {
   taskId: string;
@@ -68,8 +61,8 @@ export class RunTaskUseCase {
     private readonly tasks: TaskRepository,
     private readonly catalogue: ModelCatalogue,
     private readonly adapters: AdapterRegistry,
-    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(MEDIA_FETCHER) private readonly media: MediaFetcher,
+    private readonly outputs: RunOutputs,
     private readonly cancellation: TaskCancellation,
     private readonly finisher: TaskFinisher,
     private readonly pubsub: PubSubService,
@@ -125,7 +118,7 @@ export class RunTaskUseCase {
         const outputs: string[] = [];
         for (const [index, output] of result.outputs.entries()) {
           if (controller.signal.aborted) throw controller.signal.reason;
-          outputs.push(await this.store(task, index, output, keys));
+          outputs.push(await this.outputs.store(task, index, output, keys));
         }
         saveEnd = Date.now();
         outcome = { outputs };
@@ -135,7 +128,7 @@ export class RunTaskUseCase {
       saveEnd = Date.now();
       const reason: unknown = controller.signal.reason;
       if (reason instanceof TaskCancelledError) {
-        await this.discard(keys);
+        await this.outputs.discard(keys);
         return { outcome: 'deleted', model };
       }
       outcome = this.toFailure(controller.signal.aborted ? reason : error);
@@ -153,7 +146,7 @@ export class RunTaskUseCase {
     const finished = await this.finisher.finish(task, ending, { requestId });
     if (!finished) {
       // Superseded by a later attempt, or deleted meanwhile: this run's outputs are not the task's.
-      await this.discard(keys);
+      await this.outputs.discard(keys);
       return { outcome: 'superseded', model };
     }
     return finished.status === 'completed'
@@ -195,38 +188,6 @@ export class RunTaskUseCase {
       }
     }
     throw last;
-  }
-
-  /**
-   * Stores a file output under the task's output prefix. Its type comes from
-   * its bytes (a media format, plain text, else a download), never from what
-   * the adapter, the upstream or a `data:` URL declared: `/cdn` serves HTML on
-   * the console's origin otherwise (decision 0128). The storage driver gives
-   * it the short cache of every stored file.
-   */
-  private async store(
-    task: StoredTask,
-    index: number,
-    output: AdapterOutput,
-    keys: string[],
-  ): Promise<string> {
-    if (output.kind === 'text') return output.text;
-    const { data, contentType } =
-      output.kind === 'bytes'
-        ? { data: output.data, contentType: recogniseContent(output.data).contentType }
-        : await this.media.download(output.url);
-    const extension = extensionForType(contentType, outputNameExtension(output));
-    const key = outputKey(task.outputPrefix, task.id, index, task.attempt, extension);
-    keys.push(key);
-    await this.storage.put(key, data, { contentType });
-    return this.storage.urlFor(key);
-  }
-
-  private async discard(keys: string[]): Promise<void> {
-    if (!keys.length) return;
-    await this.storage
-      .delete(keys)
-      .catch((e: Error) => this.logger.warn(`cannot delete superseded outputs: ${e.message}`));
   }
 
   /** created → processing, for event streams; a hint (never awaited: the run does not wait on Redis). */

@@ -1,29 +1,23 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
-import { type SubmitAckDto, validationFindings } from '@genhub/contracts/server';
+import type { SubmitAckDto } from '@genhub/contracts/server';
 import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
 import { LedgerRepository } from '@genhub/billing-data-access';
 import { GroupCommit } from '@genhub/database';
 import { currencySymbol, formatAmount } from '@genhub/money';
 import { METRICS, MetricsService } from '@genhub/observability';
-import { checkOutboundUrl } from '@genhub/outbound';
-import { ChannelName, Channels, ModelCatalogue, ModelDefinition } from '@genhub/providers';
+import { ChannelName, ModelCatalogue, ModelDefinition } from '@genhub/providers';
 import { JobName } from '@genhub/queue';
 import { NewTask, TaskRepository } from '@genhub/tasks-data-access';
-import {
-  ContentScreen,
-  EstimatedDurationService,
-  parseOutputPrefix,
-} from '@genhub/tasks-feature';
+import { ContentScreen, EstimatedDurationService, parseOutputPrefix } from '@genhub/tasks-feature';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
 import { Submitted, submitStatement } from '../statements/task-engine.statements';
 import { ACCOUNT_LINES } from '../task-engine.constants';
 import { runJob } from './run-job';
+import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './submit-checks';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -43,8 +37,6 @@ export interface SubmitTaskInput {
 export type SubmitTaskResult = SubmitAckDto;
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-const MAX_WEBHOOK_URL = 2048;
-const MAX_IDEMPOTENCY_KEY = 255;
 
 /**
  * POST /v1/{provider}/{model}/{run_type}. Checks in the documented order
@@ -94,17 +86,13 @@ export class SubmitTaskUseCase {
     const model = this.catalogue.find(`${input.provider}/${input.model}/${input.runType}`);
     if (!model) throw new AppException('not_found');
 
-    const { body, channel } = await this.validateBody(model, input.body);
+    const { body, channel } = await checkBody(model, input.body);
     if (this.screen.blocks(body.prompt)) throw new AppException('content_blocked');
-    const webhookUrl = this.validateWebhook(input.webhook);
+    const webhookUrl = checkWebhook(input.webhook, this.security.ALLOW_PRIVATE_NETWORK_URLS);
     const prefix = parseOutputPrefix(input.prefix);
-    const key = this.validateIdempotencyKey(input.idempotencyKey);
+    const key = checkIdempotencyKey(input.idempotencyKey);
 
-    const requestHash = key
-      ? createHash('sha256')
-          .update(JSON.stringify([model.slug, stable(body), webhookUrl, prefix]))
-          .digest('hex')
-      : null;
+    const requestHash = key ? requestHashOf(model.slug, body, webhookUrl, prefix) : null;
     if (key) {
       const replay = await this.replay(input.accountId, key, requestHash as string, model, channel);
       if (replay) return replay;
@@ -190,77 +178,6 @@ export class SubmitTaskUseCase {
     };
   }
 
-  private async validateBody(
-    model: ModelDefinition,
-    raw: unknown,
-  ): Promise<{ body: Record<string, unknown>; channel: ChannelName }> {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      throw new AppException('invalid_request', {
-        message: 'Invalid request body: expected a JSON object',
-      });
-    const body = raw as Record<string, unknown>;
-    const { channel: requested, ...params } = body;
-    const bad: { fields: string[]; text: string[] } = { fields: [], text: [] };
-    let channel = model.defaultChannel;
-    if (requested !== undefined) {
-      if (
-        typeof requested !== 'string' ||
-        !(Channels as readonly string[]).includes(requested) ||
-        !model.channels[requested as ChannelName]
-      ) {
-        bad.fields.push('channel');
-        bad.text.push(
-          `channel must be one of the following values: ${Object.keys(model.channels).join(', ')}`,
-        );
-      } else channel = requested as ChannelName;
-    }
-    const instance = plainToInstance(model.inputSchema, params) as object;
-    const errors = await validate(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-    });
-    for (const finding of validationFindings(errors)) {
-      if (!bad.fields.includes(finding.field)) bad.fields.push(finding.field);
-      bad.text.push(
-        finding.constraint === 'whitelistValidation'
-          ? `${finding.field} is not a known parameter`
-          : finding.message,
-      );
-    }
-    if (bad.fields.length)
-      throw new AppException('invalid_request', {
-        message: `Invalid parameters: ${bad.text.join('; ')}`,
-        fields: bad.fields,
-      });
-    return { body, channel };
-  }
-
-  private validateWebhook(raw: string | undefined): string | null {
-    if (raw === undefined) return null;
-    const fail = (why: string): never => {
-      throw new AppException('invalid_request', {
-        message: `Invalid webhook: ${why}`,
-        fields: ['webhook'],
-      });
-    };
-    if (typeof raw !== 'string' || !raw) fail('must be an http(s) URL');
-    if (raw.length > MAX_WEBHOOK_URL) fail(`must be at most ${MAX_WEBHOOK_URL} characters`);
-    const check = checkOutboundUrl(raw, this.security.ALLOW_PRIVATE_NETWORK_URLS);
-    if (!check.ok) fail(check.reason);
-    return raw;
-  }
-
-  private validateIdempotencyKey(raw: string | undefined): string | null {
-    if (raw === undefined) return null;
-    // eslint-disable-next-line no-control-regex
-    if (!raw || raw.length > MAX_IDEMPOTENCY_KEY || /[\u0000-\u001f\u007f]/.test(raw))
-      throw new AppException('invalid_request', {
-        message: `Invalid Idempotency-Key: 1 to ${MAX_IDEMPOTENCY_KEY} printable characters`,
-      });
-    return raw;
-  }
-
   /** The acknowledgement of an earlier submit with this key, or a 409 when the body differs. */
   private async replay(
     accountId: string,
@@ -282,16 +199,4 @@ export class SubmitTaskUseCase {
       estimated_duration: await this.estimates.estimate(model.slug, channel),
     };
   }
-}
-
-/** JSON with sorted keys, so equal bodies hash equally whatever their key order. */
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
-    );
-  return value;
 }
