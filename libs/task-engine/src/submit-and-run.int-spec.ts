@@ -1,28 +1,17 @@
+import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
-import { Test, TestingModule } from '@nestjs/testing';
+import { TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { LedgerRepository } from '@genhub/billing-data-access';
-import {
-  ConfigModule,
-  DatabaseConfig,
-  LogConfig,
-  ProvidersConfig,
-  RedisConfig,
-  PepperConfig,
-  SecurityConfig,
-  StorageConfig,
-  TaskConfig,
-} from '@genhub/config';
-import { DatabaseModule, laneOf } from '@genhub/database';
+import { laneOf } from '@genhub/database';
 import { APP_ERRORS, AppException, TASK_CODES } from '@genhub/errors';
-import { ObservabilityModule } from '@genhub/observability';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
-import { PubSubChannel, QueueModule, QueueName, RunTaskJob } from '@genhub/queue';
+import { PubSubChannel, QueueName, RunTaskJob } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   EstimatedDurationService,
@@ -36,7 +25,6 @@ import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskInput, SubmitTaskUseCase } from './submit/submit-task.use-case';
 import { SyncSubmitUseCase } from './submit/sync-submit.use-case';
 import { ACCOUNT_LINES } from './task-engine.constants';
-import { TaskEngineModule } from './task-engine.module';
 
 const storage = new InMemoryObjectStorage();
 
@@ -69,33 +57,10 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
   const accountId = randomUUID();
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot({
-          pieces: [
-            LogConfig,
-            DatabaseConfig,
-            RedisConfig,
-            StorageConfig,
-            SecurityConfig,
-            PepperConfig,
-            TaskConfig,
-            ProvidersConfig,
-          ],
-          env: {
-            ...process.env,
-            LOG_LEVEL: 'silent',
-            CONTENT_BLOCKLIST: 'forbidden,bad word',
-            SYNC_TIMEOUT_MS: '1000',
-          },
-        }),
-        ObservabilityModule.forRoot('task-engine-submit-run-test'),
-        DatabaseModule,
-        QueueModule.forRoot(),
-        InMemoryStorageModule.with(storage),
-        TaskEngineModule.forGateway(),
-        TaskEngineModule.forWorker(),
-      ],
+    moduleRef = await engineTestingModule({
+      name: 'task-engine-submit-run-test',
+      storage: InMemoryStorageModule.with(storage),
+      env: { CONTENT_BLOCKLIST: 'forbidden,bad word', SYNC_TIMEOUT_MS: '1000' },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(new ModelCatalogue([SIMULATOR_MODEL, LIMITED]))

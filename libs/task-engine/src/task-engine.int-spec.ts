@@ -1,25 +1,15 @@
+import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
-import { Test, TestingModule } from '@nestjs/testing';
+import { TestingModule } from '@nestjs/testing';
 import type { Queue } from 'bullmq';
 import { LedgerRepository } from '@genhub/billing-data-access';
 import { SettleTaskUseCase } from '@genhub/billing-feature';
 import { BillingFeatureModule } from '@genhub/billing-feature';
-import {
-  ConfigModule,
-  DatabaseConfig,
-  LogConfig,
-  ProvidersConfig,
-  RedisConfig,
-  PepperConfig,
-  SecurityConfig,
-  StorageConfig,
-  TaskConfig,
-} from '@genhub/config';
-import { DatabaseModule, databaseIdentity, GroupCommit } from '@genhub/database';
+import { RedisConfig } from '@genhub/config';
+import { databaseIdentity, GroupCommit } from '@genhub/database';
 import type { AppException } from '@genhub/errors';
-import { ObservabilityModule } from '@genhub/observability';
-import { QueueModule, QueueName } from '@genhub/queue';
+import { QueueName } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
@@ -27,7 +17,6 @@ import { DataSource } from 'typeorm';
 import { RecoveryQueues } from './recovery/recovery-queues.service';
 import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
 import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
-import { TaskEngineModule } from './task-engine.module';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { submitStatement } from './statements/task-engine.statements';
@@ -56,30 +45,10 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
   let recoveryQueues: RecoveryQueues;
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot({
-          pieces: [
-            LogConfig,
-            DatabaseConfig,
-            RedisConfig,
-            StorageConfig,
-            SecurityConfig,
-            PepperConfig,
-            TaskConfig,
-            ProvidersConfig,
-          ],
-          env: { ...process.env, LOG_LEVEL: 'silent' },
-        }),
-        ObservabilityModule.forRoot('task-engine-test'),
-        DatabaseModule,
-        QueueModule.forRoot(),
-        InMemoryStorageModule.with(storage),
-        TaskEngineModule.forGateway(),
-        TaskEngineModule.forWorker(),
-        // The billing app's half: deletions settle through its SettleTask jobs.
-        BillingFeatureModule,
-      ],
+    moduleRef = await engineTestingModule({
+      name: 'task-engine-test',
+      storage: InMemoryStorageModule.with(storage),
+      imports: [BillingFeatureModule],
     }).compile();
     await moduleRef.init();
     submit = moduleRef.get(SubmitTaskUseCase);

@@ -1,29 +1,16 @@
+import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
-import { Test, TestingModule } from '@nestjs/testing';
+import { TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { LedgerRepository } from '@genhub/billing-data-access';
-import {
-  ConfigModule,
-  DatabaseConfig,
-  LogConfig,
-  ProvidersConfig,
-  RedisConfig,
-  PepperConfig,
-  SecurityConfig,
-  StorageConfig,
-  TaskConfig,
-} from '@genhub/config';
-import { DatabaseModule } from '@genhub/database';
 import { TASK_CODES } from '@genhub/errors';
-import { ObservabilityModule } from '@genhub/observability';
 import {
   AdapterRegistry,
   ModelCatalogue,
   buildProviders,
   parseProvidersFile,
 } from '@genhub/providers';
-import { QueueModule } from '@genhub/queue';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import {
   FakeFal,
@@ -34,7 +21,6 @@ import {
 } from '@genhub/testing';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
-import { TaskEngineModule } from './task-engine.module';
 
 const storage = new InMemoryObjectStorage();
 
@@ -78,29 +64,10 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
       { TEST_OPENAI_KEY: 'sk-test' },
     );
     const built = buildProviders({ ENABLE_SIMULATOR: false, ENABLE_LOCAL_MODELS: false }, file);
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot({
-          pieces: [
-            LogConfig,
-            DatabaseConfig,
-            RedisConfig,
-            StorageConfig,
-            SecurityConfig,
-            PepperConfig,
-            TaskConfig,
-            ProvidersConfig,
-          ],
-          // The fake upstreams' output URLs are on 127.0.0.1.
-          env: { ...process.env, LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK_URLS: 'true' },
-        }),
-        ObservabilityModule.forRoot('fall-over-test'),
-        DatabaseModule,
-        QueueModule.forRoot(),
-        InMemoryStorageModule.with(storage),
-        TaskEngineModule.forGateway(),
-        TaskEngineModule.forWorker(),
-      ],
+    moduleRef = await engineTestingModule({
+      name: 'fall-over-test',
+      storage: InMemoryStorageModule.with(storage),
+      env: { ALLOW_PRIVATE_NETWORK_URLS: 'true' },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(built.catalogue)

@@ -1,0 +1,56 @@
+import type { ModuleMetadata } from '@nestjs/common';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import {
+  ConfigModule,
+  DatabaseConfig,
+  LogConfig,
+  PepperConfig,
+  ProvidersConfig,
+  RedisConfig,
+  SecurityConfig,
+  StorageConfig,
+  TaskConfig,
+} from '@genhub/config';
+import { DatabaseModule } from '@genhub/database';
+import { ObservabilityModule } from '@genhub/observability';
+import { QueueModule } from '@genhub/queue';
+import { TaskEngineModule } from './task-engine.module';
+
+/**
+ * The engine as the gateway and the task-worker wire it, both halves in one
+ * module, on this run's PostgreSQL and Redis (the specs' shared set-up; a
+ * `.fixture.ts` is test code, never shipped).
+ */
+export function engineTestingModule(options: {
+  /** The service name in metrics and logs. */
+  name: string;
+  /** OBJECT_STORAGE: an in-memory store or the real StorageModule. */
+  storage: NonNullable<ModuleMetadata['imports']>[number];
+  env?: Record<string, string>;
+  imports?: ModuleMetadata['imports'];
+}): TestingModuleBuilder {
+  return Test.createTestingModule({
+    imports: [
+      ConfigModule.forRoot({
+        pieces: [
+          LogConfig,
+          DatabaseConfig,
+          RedisConfig,
+          StorageConfig,
+          SecurityConfig,
+          PepperConfig,
+          TaskConfig,
+          ProvidersConfig,
+        ],
+        env: { ...process.env, LOG_LEVEL: 'silent', ...options.env },
+      }),
+      ObservabilityModule.forRoot(options.name),
+      DatabaseModule,
+      QueueModule.forRoot(),
+      options.storage,
+      TaskEngineModule.forGateway(),
+      TaskEngineModule.forWorker(),
+      ...(options.imports ?? []),
+    ],
+  });
+}
