@@ -132,7 +132,8 @@ describe('operations: metrics, log correlation and tracing across the four apps'
     for (const build of builds.values()) build.remove();
   });
 
-  async function start(app: ServiceName): Promise<void> {
+  /** One attempt: spawns the app on its port; true once its /health answers and it is still alive. */
+  async function startOnce(app: ServiceName): Promise<boolean> {
     const child = spawn(process.execPath, [(builds.get(app) as BuiltApp).entry()], {
       cwd: root,
       env: {
@@ -169,14 +170,32 @@ describe('operations: metrics, log correlation and tracing across the four apps'
       lines.push(...parts);
     });
     for (let i = 0; i < 300; i++) {
+      // Exited (its port taken meanwhile by a suite running beside this one): try another.
+      if (child.exitCode !== null) return false;
       try {
-        if ((await fetch(`http://127.0.0.1:${ports.get(app)}/health`)).ok) return;
+        if ((await fetch(`http://127.0.0.1:${ports.get(app)}/health`)).ok) {
+          // Another process may answer on a port this app failed to take: still alive?
+          await sleep(300);
+          return child.exitCode === null;
+        }
       } catch {
         /* starting */
       }
       await sleep(100);
     }
     throw new Error(`${app} did not start`);
+  }
+
+  /**
+   * Starts the app on a port that was free a moment ago (closedPort); another
+   * suite may take it first, then the app is started again on a new one.
+   */
+  async function start(app: ServiceName): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (attempt > 0) ports.set(app, await closedPort());
+      if (await startOnce(app)) return;
+    }
+    throw new Error(`${app} did not start on any of three ports`);
   }
 
   async function json(path: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
