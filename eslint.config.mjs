@@ -184,7 +184,6 @@ export default [
       'apps/*/src/cli/*.ts',
       '**/*.spec.ts',
       '**/*.int-spec.ts',
-      '**/*.fixture.ts',
       'libs/testing/**/*.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },

@@ -26,7 +26,8 @@ export function engineTestingModule(options: {
   name: string;
   /** OBJECT_STORAGE: an in-memory store or the real StorageModule. */
   storage: NonNullable<ModuleMetadata['imports']>[number];
-  env?: Record<string, string>;
+  /** The environment the configuration reads: the spec's `process.env` and its own settings. */
+  env: NodeJS.ProcessEnv;
   imports?: ModuleMetadata['imports'];
 }): TestingModuleBuilder {
   return Test.createTestingModule({
@@ -42,7 +43,7 @@ export function engineTestingModule(options: {
           TaskConfig,
           ProvidersConfig,
         ],
-        env: { ...process.env, LOG_LEVEL: 'silent', ...options.env },
+        env: { ...options.env, LOG_LEVEL: 'silent' },
       }),
       ObservabilityModule.forRoot(options.name),
       DatabaseModule,

@@ -1,4 +1,3 @@
-import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, Server } from 'node:http';
@@ -16,6 +15,7 @@ import {
 import { OBJECT_STORAGE, ObjectStorage, StorageModule } from '@genhub/storage';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { FakeFal, TINY_PNG } from '@genhub/testing';
+import { engineTestingModule } from './engine-testing.fixture';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
 
@@ -74,7 +74,11 @@ describe('output files of an upstream model (PostgreSQL + Redis + fake fal + loc
     moduleRef = await engineTestingModule({
       name: 'output-types-test',
       storage: StorageModule.forRoot(),
-      env: { ALLOW_PRIVATE_NETWORK_URLS: 'true', STORAGE_DIR: join(dir, 'objects') },
+      env: {
+        ...process.env,
+        ALLOW_PRIVATE_NETWORK_URLS: 'true',
+        STORAGE_DIR: join(dir, 'objects'),
+      },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(built.catalogue)

@@ -1,4 +1,3 @@
-import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { TestingModule } from '@nestjs/testing';
@@ -20,6 +19,7 @@ import {
   UNSUBSCRIBE_AFTER_MS,
 } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
+import { engineTestingModule } from './engine-testing.fixture';
 import { OPEN_STATUSES } from './rules/task-lifecycle.rules';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskInput, SubmitTaskUseCase } from './submit/submit-task.use-case';
@@ -60,7 +60,7 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
     moduleRef = await engineTestingModule({
       name: 'task-engine-submit-run-test',
       storage: InMemoryStorageModule.with(storage),
-      env: { CONTENT_BLOCKLIST: 'forbidden,bad word', SYNC_TIMEOUT_MS: '1000' },
+      env: { ...process.env, CONTENT_BLOCKLIST: 'forbidden,bad word', SYNC_TIMEOUT_MS: '1000' },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(new ModelCatalogue([SIMULATOR_MODEL, LIMITED]))

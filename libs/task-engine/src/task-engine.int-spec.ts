@@ -1,4 +1,3 @@
-import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { TestingModule } from '@nestjs/testing';
@@ -14,6 +13,7 @@ import { TaskRepository } from '@genhub/tasks-data-access';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
+import { engineTestingModule } from './engine-testing.fixture';
 import { RecoveryQueues } from './recovery/recovery-queues.service';
 import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
 import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
@@ -48,6 +48,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     moduleRef = await engineTestingModule({
       name: 'task-engine-test',
       storage: InMemoryStorageModule.with(storage),
+      env: process.env,
       imports: [BillingFeatureModule],
     }).compile();
     await moduleRef.init();

@@ -1,4 +1,3 @@
-import { engineTestingModule } from './engine-testing.fixture';
 import { randomUUID } from 'node:crypto';
 import { TestingModule } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -19,6 +18,7 @@ import {
   InMemoryStorageModule,
   TINY_PNG,
 } from '@genhub/testing';
+import { engineTestingModule } from './engine-testing.fixture';
 import { RunTaskUseCase } from './run/run-task.use-case';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
 
@@ -67,7 +67,7 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     moduleRef = await engineTestingModule({
       name: 'fall-over-test',
       storage: InMemoryStorageModule.with(storage),
-      env: { ALLOW_PRIVATE_NETWORK_URLS: 'true' },
+      env: { ...process.env, ALLOW_PRIVATE_NETWORK_URLS: 'true' },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(built.catalogue)
