@@ -65,7 +65,7 @@ export interface SettlementStep extends SettleInput {
 export function withSettlement(
   statement: QueryCreator<BillingTables>,
   input: SettlementStep,
-  when: Expression<SqlBool> = sql<boolean>`true`,
+  when: Expression<SqlBool>,
 ): QueryCreator<BillingTables & SettledStep> {
   return input.outcome === 'release'
     ? withRelease(statement, input, when)
