@@ -15,3 +15,5 @@ export * from './recovery/recovery-queues.service';
 export * from './recovery/recovery.repository';
 export * from './recovery/replay-webhooks.use-case';
 export * from './recovery/requeue-open-tasks.use-case';
+export * from './schedule/fair-stage';
+export * from './schedule/fair-stage.provider';

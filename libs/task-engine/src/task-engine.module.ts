@@ -7,9 +7,11 @@ import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
+import { FairStage } from './schedule/fair-stage';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
 import { RunOutputs } from './run/run-outputs.service';
 import { RunTaskUseCase } from './run/run-task.use-case';
+import { fairStageProvider } from './schedule/fair-stage.provider';
 import { StorageMediaFetcher } from './run/storage-media-fetcher.service';
 import { TaskCancellation } from './run/task-cancellation.service';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
@@ -37,9 +39,16 @@ export class TaskEngineModule {
     return {
       module: TaskEngineModule,
       imports: [...DOMAINS, TasksFeatureModule],
-      providers: [OutboxRelay, SubmitTaskUseCase, SyncSubmitUseCase, DeleteTaskUseCase],
+      providers: [
+        fairStageProvider,
+        OutboxRelay,
+        SubmitTaskUseCase,
+        SyncSubmitUseCase,
+        DeleteTaskUseCase,
+      ],
       exports: [
         TasksFeatureModule,
+        FairStage,
         OutboxRelay,
         SubmitTaskUseCase,
         SyncSubmitUseCase,
@@ -54,6 +63,7 @@ export class TaskEngineModule {
       module: TaskEngineModule,
       imports: DOMAINS,
       providers: [
+        fairStageProvider,
         OutboxRelay,
         TaskCancellation,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
@@ -62,7 +72,7 @@ export class TaskEngineModule {
         RunTaskUseCase,
         SweepStuckTasksUseCase,
       ],
-      exports: [RunTaskUseCase, SweepStuckTasksUseCase, OutboxRelay, TaskCancellation],
+      exports: [RunTaskUseCase, SweepStuckTasksUseCase, OutboxRelay, TaskCancellation, FairStage],
     };
   }
 }

@@ -235,6 +235,15 @@ export class TaskConfig {
   @IsBoolean()
   ENABLE_LOCAL_MODELS = true;
 
+  /**
+   * Free worker slots go to the accounts with tasks waiting in turn, weighted
+   * by level (decision 0133). Off: one first-in first-out line, as before
+   * (the bench compares the two).
+   */
+  @ToBool()
+  @IsBoolean()
+  FAIR_SCHEDULING = true;
+
   /** BullMQ lock of a running task job; a worker silent this long is presumed dead and its job re-run. */
   @ToInt()
   @IsInt()

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import type { AccountLevel } from '@genhub/contracts';
 import { deleteQueuePrefix, testQueuePrefix } from '@genhub/testing';
-import { FairStage } from './fair-stage';
+import { FairStage, TakenTask } from './fair-stage';
 
 /** The fair stage on the real Redis, each test on a prefix of its own. */
 describe('FairStage (Redis)', () => {
@@ -17,65 +18,145 @@ describe('FairStage (Redis)', () => {
     for (const prefix of prefixes) await deleteQueuePrefix(url, prefix);
   });
 
-  function stage(): FairStage {
+  function stage(runningLeaseMs = 60_000): { fair: FairStage; prefix: string } {
     const prefix = testQueuePrefix('fair');
     prefixes.push(prefix);
-    return new FairStage(redis, prefix);
+    return { fair: new FairStage(async () => redis, prefix, { runningLeaseMs }), prefix };
   }
-  const tasks = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
-  const accountsOf = (taken: { accountId: string }[]) => taken.map((t) => t.accountId).join('');
+  /** n tasks of one account, named after it (`A0`, `A1`, …), added in order. */
+  async function fill(fair: FairStage, account: string, n: number, level: AccountLevel = 'Bronze') {
+    for (let i = 0; i < n; i++)
+      await fair.add({ accountId: account, taskId: `${account}${i}` }, { level });
+  }
+  const accountsOf = (taken: TakenTask[]) => taken.map((t) => t.accountId).join('');
+  const idsOf = (taken: TakenTask[]) => taken.map((t) => t.taskId);
 
   it('keeps one account’s tasks in submit order, and empties', async () => {
-    const fair = stage();
-    for (const task of tasks(5)) await fair.add('A', task, 'Bronze');
-    expect((await fair.take(3)).map((t) => t.taskId)).toEqual(['t0', 't1', 't2']);
-    expect((await fair.take(10)).map((t) => t.taskId)).toEqual(['t3', 't4']);
+    const { fair } = stage();
+    await fill(fair, 'A', 5);
+    expect(idsOf(await fair.take(3))).toEqual(['A0', 'A1', 'A2']);
+    expect(idsOf(await fair.take(10))).toEqual(['A3', 'A4']);
     expect(await fair.take(10)).toEqual([]);
   });
 
   it('serves a newcomer next, however long the backlog ahead of it', async () => {
-    const fair = stage();
-    for (const task of tasks(2000)) await fair.add('A', task, 'Bronze');
+    const { fair } = stage();
+    await fill(fair, 'A', 2000);
     expect(accountsOf(await fair.take(3))).toBe('AAA');
-    await fair.add('B', 'quiet', 'Bronze');
+    await fair.add({ accountId: 'B', taskId: 'quiet', requestId: 'req-1' }, { level: 'Bronze' });
     const next = await fair.take(2);
-    expect(next.map((t) => t.accountId)).toContain('B');
-    expect(next.find((t) => t.accountId === 'B')?.taskId).toBe('quiet');
+    expect(next).toContainEqual({ accountId: 'B', taskId: 'quiet', requestId: 'req-1' });
   });
 
   it('alternates equal accounts, and grants each level its weight', async () => {
-    const equal = stage();
-    for (const task of tasks(6)) await equal.add('A', task, 'Silver');
-    for (const task of tasks(6)) await equal.add('B', task, 'Silver');
+    const { fair: equal } = stage();
+    await fill(equal, 'A', 6, 'Silver');
+    await fill(equal, 'B', 6, 'Silver');
     expect(accountsOf(await equal.take(6))).toBe('ABABAB');
 
-    const weighted = stage();
-    for (const task of tasks(100)) await weighted.add('G', task, 'Gold');
-    for (const task of tasks(100)) await weighted.add('b', task, 'Bronze');
+    const { fair: weighted } = stage();
+    await fill(weighted, 'G', 100, 'Gold');
+    await fill(weighted, 'b', 100, 'Bronze');
     const first = accountsOf(await weighted.take(50));
     // Gold 4 : Bronze 1 while both wait.
     expect(first.split('').filter((a) => a === 'G')).toHaveLength(40);
   });
 
   it('gives an account that waited nothing no credit for its idle time', async () => {
-    const fair = stage();
-    for (const task of tasks(100)) await fair.add('A', task, 'Bronze');
+    const { fair } = stage();
+    await fill(fair, 'A', 100);
     await fair.take(50); // A alone: every slot
-    for (const task of tasks(10)) await fair.add('B', task, 'Bronze');
+    await fill(fair, 'B', 10);
     // B joins at the current time: the two alternate, B does not take ten in a row.
-    const next = accountsOf(await fair.take(6));
-    expect(next).toMatch(/^(AB|BA){3}$/);
+    expect(accountsOf(await fair.take(6))).toMatch(/^(AB|BA){3}$/);
+  });
+
+  it('ignores a task added twice (a re-sent outbox row)', async () => {
+    const { fair } = stage();
+    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { level: 'Bronze' })).toBe(true);
+    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { level: 'Bronze' })).toBe(false);
+    expect(idsOf(await fair.take(5))).toEqual(['x']);
   });
 
   it('takes a deleted task out of its line, and its account out when the line empties', async () => {
-    const fair = stage();
+    const { fair } = stage();
     const [a, b] = [randomUUID(), randomUUID()];
-    await fair.add(a, 'x', 'Bronze');
-    await fair.add(b, 'y', 'Bronze');
-    await fair.add(b, 'z', 'Bronze');
+    await fair.add({ accountId: a, taskId: 'x' }, { level: 'Bronze' });
+    await fair.add({ accountId: b, taskId: 'y' }, { level: 'Bronze' });
+    await fair.add({ accountId: b, taskId: 'z' }, { level: 'Bronze' });
     expect(await fair.remove(a, 'x')).toBe(true);
     expect(await fair.remove(a, 'x')).toBe(false);
     expect(await fair.remove(b, 'y')).toBe(true);
     expect(await fair.take(5)).toEqual([{ accountId: b, taskId: 'z' }]);
+    expect(await fair.size()).toEqual({ tasks: 0, accounts: 0 });
+  });
+
+  it('holds an account at its cap until one of its runs finishes', async () => {
+    const { fair } = stage();
+    for (let i = 0; i < 5; i++)
+      await fair.add(
+        { accountId: 'A', taskId: `A${i}` },
+        { level: 'Bronze', maxConcurrentTasks: 2 },
+      );
+    await fill(fair, 'B', 5);
+    expect(accountsOf(await fair.take(10))).toBe('ABABBBB');
+    expect(await fair.take(1)).toEqual([]);
+    await fair.finish('A', 'A0');
+    expect(idsOf(await fair.take(5))).toEqual(['A2']);
+    // The operator lifts the cap: the rest goes at once.
+    await fair.setShare('A', { level: 'Bronze', maxConcurrentTasks: null });
+    expect(idsOf(await fair.take(5))).toEqual(['A3', 'A4']);
+  });
+
+  it('frees a cap whose run never reported its end, after the lease', async () => {
+    const { fair } = stage(300);
+    for (let i = 0; i < 2; i++)
+      await fair.add(
+        { accountId: 'A', taskId: `A${i}` },
+        { level: 'Bronze', maxConcurrentTasks: 1 },
+      );
+    expect(idsOf(await fair.take(5))).toEqual(['A0']);
+    expect(await fair.take(5)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await fair.finish('A', 'unrelated'); // any call re-places the account
+    expect(idsOf(await fair.take(5))).toEqual(['A1']);
+  });
+
+  it('counts the run queue’s waiting jobs against what it takes', async () => {
+    const { fair, prefix } = stage();
+    const wait = `${prefix}:tasks:wait`;
+    await redis.rpush(wait, 'j1', 'j2');
+    await fill(fair, 'A', 5);
+    expect(idsOf(await fair.take(3, wait))).toEqual(['A0']);
+  });
+
+  it('hands a taken task out again when its taker never confirmed it', async () => {
+    const { fair } = stage();
+    await fill(fair, 'A', 2);
+    const taken = await fair.take(2);
+    await fair.handedOver(taken.slice(0, 1));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await fair.unclaimed(20, 10)).toEqual([{ taskId: 'A1', accountId: 'A' }]);
+    // Claimed anew: a second reaper right after does not re-send it too.
+    expect(await fair.unclaimed(20, 10)).toEqual([]);
+  });
+
+  it('tells each waiting task’s fair position', async () => {
+    const { fair, prefix } = stage();
+    await fill(fair, 'A', 1000);
+    await fill(fair, 'B', 3);
+    await fill(fair, 'C', 2, 'Silver');
+    const wait = `${prefix}:tasks:wait`;
+    const positions = await fair.positions(['B0', 'B2', 'C1', 'A10', 'gone'], wait, 10_000);
+    // Virtual times: A and B (Bronze) 0, 8, 16…; C (Silver) 0, 4; ties go by name.
+    expect(positions.get('B0')).toEqual({ ahead: 1 }); // A0
+    expect(positions.get('C1')).toEqual({ ahead: 3 }); // A0 B0 C0
+    expect(positions.get('B2')).toEqual({ ahead: 3 + 2 + 2 }); // A0-2, B0-1, C0-1
+    expect(positions.get('A10')).toEqual({ ahead: 10 + 3 + 2 });
+    expect(positions.has('gone')).toBe(false);
+    // Checked against the order the stage really hands them out in.
+    const order = idsOf(await fair.take(20));
+    for (const id of ['B0', 'B2', 'C1', 'A10'])
+      expect(order.indexOf(id)).toBe(positions.get(id)?.ahead);
   });
 });

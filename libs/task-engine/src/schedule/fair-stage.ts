@@ -1,5 +1,6 @@
 import type { AccountLevel } from '@genhub/contracts';
 import type { RedisClient } from '@genhub/queue';
+import { FAIR_STAGE_LUA } from './fair-stage.lua';
 
 /**
  * What each account level grants under contention: its share of the worker
@@ -16,108 +17,237 @@ export const LEVEL_WEIGHTS = {
 /** Virtual time one dispatch costs an account: the heaviest weight's stride is 1 (integers). */
 const STRIDE_UNIT = Math.max(...Object.values(LEVEL_WEIGHTS));
 
-// KEYS: 1 ready (zset account → virtual time), 2 clock (the last dispatch's virtual time),
-// 3 strides (hash account → stride). ARGV: 1 the per-account list key prefix, then per call.
-// Every key shares the queue prefix, so on a Cluster (prefix `{genhub}`) one slot holds them.
+/** How an account is scheduled: its level's weight, and the operator's optional cap. */
+export interface AccountShare {
+  level: AccountLevel;
+  /** Tasks of the account running at once at most; null or absent: no cap (the default). */
+  maxConcurrentTasks?: number | null;
+}
 
-/** ARGV 2 account, 3 task, 4 stride: appended to its account's line, which joins at the clock. */
-const ADD_LUA = `
-local line = ARGV[1] .. ARGV[2]
-if redis.call('RPUSH', line, ARGV[3]) == 1 then
-  local clock = tonumber(redis.call('GET', KEYS[2]) or '0')
-  redis.call('ZADD', KEYS[1], clock, ARGV[2])
-end
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[4])
-return 1`;
+/** A task waiting in the stage: its account, and the request that submitted it (for logs). */
+export interface StagedTask {
+  accountId: string;
+  taskId: string;
+  requestId?: string;
+}
 
-/** ARGV 2 how many: the next tasks in fair order, as account, task, account, task… */
-const TAKE_LUA = `
-local out = {}
-for i = 1, tonumber(ARGV[2]) do
-  local top = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  if #top == 0 then break end
-  local account, time = top[1], tonumber(top[2])
-  local line = ARGV[1] .. account
-  local task = redis.call('LPOP', line)
-  redis.call('SET', KEYS[2], time)
-  if redis.call('LLEN', line) > 0 then
-    local stride = tonumber(redis.call('HGET', KEYS[3], account) or '1')
-    redis.call('ZADD', KEYS[1], time + stride, account)
-  else
-    redis.call('ZREM', KEYS[1], account)
-    redis.call('HDEL', KEYS[3], account)
-  end
-  if task then
-    out[#out + 1] = account
-    out[#out + 1] = task
-  end
-end
-return out`;
+/** A task taken out of the stage, to be handed to the run queue. */
+export type TakenTask = StagedTask;
 
-/** ARGV 2 account, 3 task: taken out of its line (a deleted task); 1 when it was there. */
-const REMOVE_LUA = `
-local line = ARGV[1] .. ARGV[2]
-local removed = redis.call('LREM', line, 1, ARGV[3])
-if redis.call('LLEN', line) == 0 then
-  redis.call('ZREM', KEYS[1], ARGV[2])
-  redis.call('HDEL', KEYS[3], ARGV[2])
-end
-return removed`;
+/** Where a waiting task stands: tasks ahead of it under fair order. */
+export interface FairPosition {
+  ahead: number;
+}
 
-type FairCommands = {
-  genhubFairAdd(...args: string[]): Promise<number>;
-  genhubFairTake(...args: string[]): Promise<string[]>;
-  genhubFairRemove(...args: string[]): Promise<number>;
-};
+export interface FairStageOptions {
+  /**
+   * A task counts as running for its account's cap from the moment it is
+   * taken until `finish`; an entry older than this is dropped (a run whose
+   * `finish` was lost: its worker died), so a cap never stays used for good.
+   */
+  runningLeaseMs: number;
+}
+
+type Reply = (string | number)[];
+type FairCommands = Record<
+  (typeof COMMANDS)[number],
+  (...args: (string | number)[]) => Promise<Reply>
+>;
+const COMMANDS = [
+  'genhubFairAdd',
+  'genhubFairTake',
+  'genhubFairFinish',
+  'genhubFairRemove',
+  'genhubFairShare',
+  'genhubFairPositions',
+  'genhubFairUnclaimed',
+] as const;
 
 /**
- * The fair stage between submit and the run queue (issue 36; not wired into
- * the run path yet): each account's waiting tasks in submit order, and the
- * accounts with tasks waiting ordered by virtual time (stride scheduling, a
- * weighted round robin): each task taken advances its account by
- * `STRIDE_UNIT / weight`; an account that starts waiting joins at the
- * current virtual time, so idling earns no credit. Choosing the next task is
- * O(log n) in the accounts waiting; all in one Lua script per call.
+ * The fair stage between submit and the run queue (issue 36, decision 0133):
+ * each account's waiting tasks in submit order, and the accounts with tasks
+ * waiting ordered by virtual time (stride scheduling, a weighted round
+ * robin): each task taken advances its account by `STRIDE_UNIT / weight`;
+ * an account that starts waiting joins at the current virtual time, so
+ * idling earns no credit. An account at its operator cap waits aside
+ * (`held`) until one of its runs finishes. Choosing the next task is
+ * O(log n) in the accounts waiting; every call is one Lua script, on keys
+ * under the queue prefix (one Cluster slot with a hash-tagged prefix).
+ *
+ * Keys (`<prefix>:fair:…`): `ready` and `held` (zsets, account → virtual
+ * time), `clock`, `strides` and `caps` (hashes by account), `line:<account>`
+ * (list of task ids), `members` (hash task → account and request id: what
+ * waits, so a re-sent add is a no-op), `running:<account>` (zset task → when
+ * taken), `handing` (zset task → when taken: taken but not yet confirmed in
+ * the run queue, see `unclaimed`).
  */
 export class FairStage {
-  private readonly keys: [string, string, string];
-  private readonly lines: string;
+  private readonly keys: string[];
+  private readonly base: string;
+  /** The client the scripts were last defined on (the connection may be replaced). */
+  private defined?: RedisClient;
 
+  /** `connection`: the Redis client to use (the run queue's own, so the same topology and slot). */
   constructor(
-    private readonly redis: RedisClient,
+    private readonly connection: () => Promise<RedisClient>,
     prefix: string,
+    private readonly options: FairStageOptions,
   ) {
-    const base = `${prefix}:fair`;
-    this.keys = [`${base}:ready`, `${base}:clock`, `${base}:strides`];
-    this.lines = `${base}:line:`;
-    redis.defineCommand('genhubFairAdd', { numberOfKeys: 3, lua: ADD_LUA });
-    redis.defineCommand('genhubFairTake', { numberOfKeys: 3, lua: TAKE_LUA });
-    redis.defineCommand('genhubFairRemove', { numberOfKeys: 3, lua: REMOVE_LUA });
+    this.base = `${prefix}:fair:`;
+    this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'handing'].map(
+      (key) => this.base + key,
+    );
   }
 
-  private get commands(): FairCommands {
-    return this.redis as unknown as FairCommands;
+  private async redis(): Promise<RedisClient> {
+    const client = await this.connection();
+    if (this.defined !== client) {
+      for (const [name, lua] of Object.entries(FAIR_STAGE_LUA))
+        client.defineCommand(name, { numberOfKeys: this.keys.length, lua });
+      this.defined = client;
+    }
+    return client;
   }
 
-  /** Queues a task behind its account's earlier ones. */
-  async add(accountId: string, taskId: string, level: AccountLevel): Promise<void> {
-    const stride = STRIDE_UNIT / LEVEL_WEIGHTS[level];
-    await this.commands.genhubFairAdd(...this.keys, this.lines, accountId, taskId, String(stride));
+  private async call(command: keyof FairCommands, ...args: (string | number)[]): Promise<Reply> {
+    const commands = (await this.redis()) as unknown as FairCommands;
+    return commands[command](...this.keys, this.base, Date.now(), ...args);
   }
 
-  /** Takes up to `count` tasks in fair order. */
-  async take(count: number): Promise<{ accountId: string; taskId: string }[]> {
-    const flat = await this.commands.genhubFairTake(...this.keys, this.lines, String(count));
-    const taken: { accountId: string; taskId: string }[] = [];
-    for (let i = 0; i < flat.length; i += 2)
-      taken.push({ accountId: flat[i], taskId: flat[i + 1] });
+  /**
+   * Queues a task behind its account's earlier ones (a task already waiting
+   * is left as it is). True when the stage had nothing to hand out before:
+   * idle workers are to be woken.
+   */
+  async add(task: StagedTask, share: AccountShare): Promise<boolean> {
+    const [, wake] = await this.call(
+      'genhubFairAdd',
+      this.options.runningLeaseMs,
+      task.accountId,
+      task.taskId,
+      task.requestId ?? '',
+      STRIDE_UNIT / LEVEL_WEIGHTS[share.level],
+      share.maxConcurrentTasks ?? 0,
+    );
+    return wake === 1;
+  }
+
+  /**
+   * Takes up to `count` tasks in fair order, counting each as running for
+   * its account and as handed over until `handedOver`. `waitingAhead`: a
+   * list key whose length (jobs already in the run queue, not yet started)
+   * is subtracted from `count`.
+   */
+  async take(count: number, waitingAhead?: string): Promise<TakenTask[]> {
+    const flat = await this.call(
+      'genhubFairTake',
+      this.options.runningLeaseMs,
+      count,
+      waitingAhead ?? '',
+    );
+    const taken: TakenTask[] = [];
+    for (let i = 0; i < flat.length; i += 3)
+      taken.push({
+        accountId: String(flat[i]),
+        taskId: String(flat[i + 1]),
+        ...(flat[i + 2] ? { requestId: String(flat[i + 2]) } : {}),
+      });
     return taken;
+  }
+
+  /** These tasks are in the run queue now: no longer the stage's to re-send. */
+  async handedOver(taken: readonly TakenTask[]): Promise<void> {
+    if (taken.length)
+      await (
+        await this.redis()
+      ).zrem(this.keys[6], ...taken.map((t) => `${t.taskId} ${t.accountId}`));
+  }
+
+  /**
+   * Tasks taken more than `olderThanMs` ago and never confirmed handed over
+   * (their taker died between the two): to be added to the run queue again
+   * (deterministic job ids make a second add a no-op). Each is claimed anew,
+   * so two reapers do not both re-send it.
+   */
+  async unclaimed(olderThanMs: number, limit: number): Promise<TakenTask[]> {
+    const flat = await this.call(
+      'genhubFairUnclaimed',
+      this.options.runningLeaseMs,
+      olderThanMs,
+      limit,
+    );
+    const taken: TakenTask[] = [];
+    for (let i = 0; i < flat.length; i += 2)
+      taken.push({ taskId: String(flat[i]), accountId: String(flat[i + 1]) });
+    return taken;
+  }
+
+  /** A run of the account ended: its cap has room again. */
+  async finish(accountId: string, taskId: string): Promise<void> {
+    await this.call('genhubFairFinish', this.options.runningLeaseMs, accountId, taskId);
   }
 
   /** Takes a waiting task out (its deletion); whether it was waiting. */
   async remove(accountId: string, taskId: string): Promise<boolean> {
-    return (
-      (await this.commands.genhubFairRemove(...this.keys, this.lines, accountId, taskId)) === 1
+    const [removed] = await this.call(
+      'genhubFairRemove',
+      this.options.runningLeaseMs,
+      accountId,
+      taskId,
     );
+    return removed === 1;
+  }
+
+  /** The account's weight and cap from now on (the admin API changed them). */
+  async setShare(accountId: string, share: AccountShare): Promise<void> {
+    await this.call(
+      'genhubFairShare',
+      this.options.runningLeaseMs,
+      accountId,
+      STRIDE_UNIT / LEVEL_WEIGHTS[share.level],
+      share.maxConcurrentTasks ?? 0,
+    );
+  }
+
+  /** Whether the task waits in the stage (recovery counts it as live). */
+  async holds(taskId: string): Promise<boolean> {
+    return (await (await this.redis()).hexists(this.keys[5], taskId)) === 1;
+  }
+
+  /**
+   * Where each waiting task stands: tasks ahead of it in fair order, plus
+   * `queuedAhead` (the run queue's jobs not yet started). Absent for a task
+   * not waiting here, or further back than `scanLimit` in its account's line.
+   */
+  async positions(
+    taskIds: readonly string[],
+    queuedAheadKey: string,
+    scanLimit: number,
+  ): Promise<Map<string, FairPosition>> {
+    const found = new Map<string, FairPosition>();
+    if (!taskIds.length) return found;
+    const flat = await this.call(
+      'genhubFairPositions',
+      this.options.runningLeaseMs,
+      queuedAheadKey,
+      scanLimit,
+      ...taskIds,
+    );
+    taskIds.forEach((id, i) => {
+      const ahead = Number(flat[i]);
+      if (ahead >= 0) found.set(id, { ahead });
+    });
+    return found;
+  }
+
+  /** Tasks waiting and accounts waiting (the metrics' totals). */
+  async size(): Promise<{ tasks: number; accounts: number }> {
+    const redis = await this.redis();
+    const [tasks, ready, held] = await Promise.all([
+      redis.hlen(this.keys[5]),
+      redis.zcard(this.keys[0]),
+      redis.zcard(this.keys[1]),
+    ]);
+    return { tasks, accounts: ready + held };
   }
 }

@@ -1,0 +1,162 @@
+/**
+ * The fair stage's scripts (FairStage describes the keys). Each starts with
+ * PRELUDE: KEYS 1 ready, 2 held, 3 clock, 4 strides, 5 caps, 6 members,
+ * 7 handing; ARGV 1 the key base, 2 now (ms), 3 the running lease (ms);
+ * each command's own arguments from ARGV 4 on.
+ */
+const PRELUDE = `
+local base, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local function line(a) return base .. 'line:' .. a end
+local function running(a) return base .. 'running:' .. a end
+local function clock() return tonumber(redis.call('GET', KEYS[3]) or '0') end
+-- The account's runs counted against its cap (entries past the lease dropped first).
+local function runs(a)
+  redis.call('ZREMRANGEBYSCORE', running(a), '-inf', now - lease)
+  return redis.call('ZCARD', running(a))
+end
+-- Puts the account where it belongs: ready (tasks waiting, room under its cap), held (at its
+-- cap) or neither (nothing waiting), at virtual time vt (default: where it is), never behind
+-- the clock, so time spent idle or held earns no credit.
+local function place(a, vt)
+  vt = vt or redis.call('ZSCORE', KEYS[1], a) or redis.call('ZSCORE', KEYS[2], a) or 0
+  vt = math.max(tonumber(vt), clock())
+  if redis.call('LLEN', line(a)) == 0 then
+    redis.call('ZREM', KEYS[1], a)
+    redis.call('ZREM', KEYS[2], a)
+    return
+  end
+  local cap = tonumber(redis.call('HGET', KEYS[5], a) or '0')
+  if cap > 0 and runs(a) >= cap then
+    redis.call('ZREM', KEYS[1], a)
+    redis.call('ZADD', KEYS[2], vt, a)
+  else
+    redis.call('ZREM', KEYS[2], a)
+    redis.call('ZADD', KEYS[1], vt, a)
+  end
+end
+local function share(a, stride, cap)
+  redis.call('HSET', KEYS[4], a, stride)
+  if tonumber(cap) > 0 then redis.call('HSET', KEYS[5], a, cap) else redis.call('HDEL', KEYS[5], a) end
+end
+`;
+
+/** ARGV 4 account, 5 task, 6 request id, 7 stride, 8 cap (0: none) → {added, wake}. */
+const ADD = `
+local a, task = ARGV[4], ARGV[5]
+if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. ARGV[6]) == 0 then return {0, 0} end
+local idle = redis.call('ZCARD', KEYS[1]) == 0
+redis.call('RPUSH', line(a), task)
+share(a, ARGV[7], ARGV[8])
+place(a)
+return {1, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
+
+/**
+ * ARGV 4 how many, 5 a list key whose length is taken off that (the run
+ * queue's wait list; '' for none) → account, task, request id, … in fair order.
+ */
+const TAKE = `
+local n = tonumber(ARGV[4])
+if ARGV[5] ~= '' then n = n - redis.call('LLEN', ARGV[5]) end
+local out = {}
+while n > 0 do
+  local top = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if #top == 0 then break end
+  local a, vt = top[1], tonumber(top[2])
+  local task = redis.call('LPOP', line(a))
+  redis.call('SET', KEYS[3], vt)
+  if task then
+    local meta = redis.call('HGET', KEYS[6], task) or ''
+    redis.call('HDEL', KEYS[6], task)
+    redis.call('ZADD', running(a), now, task)
+    redis.call('ZADD', KEYS[7], now, task .. ' ' .. a)
+    out[#out + 1] = a
+    out[#out + 1] = task
+    out[#out + 1] = string.match(meta, '^%S+ (.*)$') or ''
+    n = n - 1
+  end
+  place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
+end
+return out`;
+
+/** ARGV 4 account, 5 task: its run ended. */
+const FINISH = `
+redis.call('ZREM', running(ARGV[4]), ARGV[5])
+place(ARGV[4])
+return {1}`;
+
+/** ARGV 4 account, 5 task → {1} when it was waiting (now taken out), {0} otherwise. */
+const REMOVE = `
+if redis.call('HDEL', KEYS[6], ARGV[5]) == 0 then return {0} end
+redis.call('LREM', line(ARGV[4]), 1, ARGV[5])
+place(ARGV[4])
+return {1}`;
+
+/** ARGV 4 account, 5 stride, 6 cap (0: none). */
+const SHARE = `
+share(ARGV[4], ARGV[5], ARGV[6])
+place(ARGV[4])
+return {1}`;
+
+/**
+ * ARGV 4 the run queue's wait list, 5 how far to look (tasks in the task's
+ * own line, accounts ahead of it), 6… task ids → per task the tasks ahead
+ * of it, or -1 (not waiting here, or further back than the look). A task at
+ * index i of its account's line has virtual time vt + i × stride; from each
+ * other ready account go first its tasks with an earlier virtual time (and,
+ * as the zset breaks ties by name, an equal one when its name sorts first).
+ */
+const POSITIONS = `
+local queued = redis.call('LLEN', ARGV[4])
+local look = tonumber(ARGV[5])
+local out = {}
+for i = 6, #ARGV do
+  local task = ARGV[i]
+  local meta = redis.call('HGET', KEYS[6], task)
+  local ahead = -1
+  if meta then
+    local a = string.match(meta, '^(%S+)')
+    local index = redis.call('LPOS', line(a), task, 'MAXLEN', look)
+    if index then
+      ahead = queued + index
+      local vt = redis.call('ZSCORE', KEYS[1], a)
+      if vt then
+        local tag = tonumber(vt) + index * tonumber(redis.call('HGET', KEYS[4], a) or '1')
+        local others = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', tag, 'WITHSCORES', 'LIMIT', 0, look)
+        for j = 1, #others, 2 do
+          local b = others[j]
+          if b ~= a then
+            -- b's tasks at virtual times before the tag, and at the tag itself when b sorts first
+            local stride = tonumber(redis.call('HGET', KEYS[4], b) or '1')
+            local gap = (tag - tonumber(others[j + 1])) / stride
+            local turns = b < a and math.floor(gap) + 1 or math.ceil(gap)
+            ahead = ahead + math.min(turns, redis.call('LLEN', line(b)))
+          end
+        end
+      end
+    end
+  end
+  out[#out + 1] = ahead
+end
+return out`;
+
+/** ARGV 4 older than (ms), 5 at most → task, account, … (each claimed anew for the caller). */
+const UNCLAIMED = `
+local stale = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, tonumber(ARGV[5]))
+local out = {}
+for _, entry in ipairs(stale) do
+  redis.call('ZADD', KEYS[7], now, entry)
+  local task, a = string.match(entry, '^(%S+) (%S+)$')
+  out[#out + 1] = task
+  out[#out + 1] = a
+end
+return out`;
+
+export const FAIR_STAGE_LUA = {
+  genhubFairAdd: PRELUDE + ADD,
+  genhubFairTake: PRELUDE + TAKE,
+  genhubFairFinish: PRELUDE + FINISH,
+  genhubFairRemove: PRELUDE + REMOVE,
+  genhubFairShare: PRELUDE + SHARE,
+  genhubFairPositions: PRELUDE + POSITIONS,
+  genhubFairUnclaimed: PRELUDE + UNCLAIMED,
+};
