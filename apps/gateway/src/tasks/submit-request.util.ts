@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import type { AccountLevel } from '@genhub/contracts';
 import { type RawQuery, SubmitTaskQueryDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import type { SubmitTaskInput } from '@genhub/task-engine';
@@ -55,9 +56,16 @@ export interface SubmitSlug {
   runType: string;
 }
 
+/** Who submits: the account, with what fair scheduling needs to know of it. */
+export interface SubmittingAccount {
+  id: string;
+  accountLevel: AccountLevel;
+  maxConcurrentTasks?: number | null;
+}
+
 /** The submit use-case's input from the parts of a submit request. */
 export function submitInput(
-  accountId: string,
+  account: SubmittingAccount,
   slug: SubmitSlug,
   body: unknown,
   query: RawQuery<SubmitTaskQueryDto>,
@@ -65,7 +73,9 @@ export function submitInput(
   idempotencyKey: string | undefined,
 ): SubmitTaskInput {
   return {
-    accountId,
+    accountId: account.id,
+    accountLevel: account.accountLevel,
+    maxConcurrentTasks: account.maxConcurrentTasks,
     ...slug,
     body,
     webhook: single(query.webhook, 'webhook'),

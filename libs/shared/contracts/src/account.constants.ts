@@ -8,6 +8,18 @@ export type AccountLevel = (typeof ACCOUNT_LEVELS)[number];
 /** A new account's level when none is given (the admin API and CLI). */
 export const DEFAULT_ACCOUNT_LEVEL: AccountLevel = 'Bronze';
 
+/**
+ * What each level grants under contention: its share of the worker slots
+ * relative to the other accounts with tasks waiting (fair scheduling,
+ * decision 0133). Alone, any account gets every slot.
+ */
+export const LEVEL_WEIGHTS = {
+  Bronze: 1,
+  Silver: 2,
+  Gold: 4,
+  Platinum: 8,
+} as const satisfies Record<AccountLevel, number>;
+
 /** An account's states: a suspended account's keys are refused with 403. */
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

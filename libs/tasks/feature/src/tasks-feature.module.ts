@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProvidersModule } from '@genhub/providers';
+import { fairStageProvider } from '@genhub/queue';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { SyncWaiter } from './services/sync-waiter.service';
@@ -33,7 +34,7 @@ const READS = [
  */
 @Module({
   imports: [ProvidersModule, TasksDataAccessModule],
-  providers: [...READS, TaskResultLoader, QueuePositions],
+  providers: [...READS, TaskResultLoader, QueuePositions, fairStageProvider],
   exports: READS,
 })
 export class TasksFeatureModule {}
