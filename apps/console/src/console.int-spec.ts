@@ -294,6 +294,35 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       await expectFitsThePhone(op);
       await op.setViewportSize({ width: 1200, height: 900 });
 
+      // The queue by account (issue 36): a long task keeps the signed-in user's account open.
+      const auth = { authorization: `Bearer ${apiKey}` };
+      const submitted = await fetch(`${platform.gateway}/api/v3/local/simulator/test`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'held open', duration_ms: 60_000 }),
+      });
+      const long = ((await submitted.json()) as { data: { id: string } }).data.id;
+      await op.getByRole('link', { name: 'Queue', exact: true }).click();
+      await op.getByRole('heading', { name: 'Queue by account' }).waitFor();
+      await op.locator('table.queue-accounts tbody tr').first().waitFor();
+      expect(await op.locator('.queue-totals').innerText()).toMatch(
+        /^\d+ waiting and \d+ running, over \d+ accounts?\.$/,
+      );
+      expect(await op.locator('table.queue-accounts tbody tr').first().innerText()).toMatch(
+        /^[0-9a-f-]{36}\s+[01]\s+[01]\s+/,
+      );
+      await screen('operator-queue', op);
+      const deleted = await fetch(`${platform.gateway}/api/v3/predictions/${long}`, {
+        method: 'DELETE',
+        headers: auth,
+      });
+      expect(deleted.status).toBe(200);
+      await op.setViewportSize({ width: 390, height: 844 });
+      await expectFitsThePhone(op);
+      await op.setViewportSize({ width: 1200, height: 900 });
+      await op.goBack();
+      await op.getByRole('heading', { name: /^Account / }).waitFor();
+
       // The new key's holder signs in and runs a task.
       const user = watchPolicy(await userContext.newPage());
       await user.goto(`${platform.gateway}/console/`);

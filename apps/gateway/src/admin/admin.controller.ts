@@ -31,18 +31,21 @@ import {
   AdminAccountDto,
   AdminAccountPageDto,
   AdminApiKeyListDto,
+  AdminQueueAccountPageDto,
   BillingRecordDto,
   CreateAccountDto,
   CreateApiKeyDto,
   DEFAULT_ACCOUNT_LEVEL,
   IssuedApiKeyDto,
   ListAccountsQueryDto,
+  ListQueueAccountsQueryDto,
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
 import { DEFAULT_CURRENCY } from '@genhub/money';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { amountUnits } from './amount-units.util';
 
 const AccountIdParam = () =>
@@ -62,6 +65,7 @@ export class AdminController {
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
+    private readonly listQueueAccounts: ListQueueAccountsUseCase,
   ) {}
 
   @Post('accounts')
@@ -166,6 +170,21 @@ export class AdminController {
   @ApiParam({ name: 'keyId', description: 'The key id.', format: 'uuid' })
   revoke(@Param('keyId') keyId: string): Promise<RevokedApiKeyDto> {
     return this.revokeKey.execute(keyId);
+  }
+
+  /** Extension (issue 36): who waits in the queue, and who runs. */
+  @Get('queue/accounts')
+  @AdminRoute({
+    operationId: 'adminListQueueAccounts',
+    tag: 'Admin',
+    summary: 'List the queue by account',
+    description:
+      'The accounts with tasks waiting (`created`) or running (`processing`), most waiting first, then by account id; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). `totals` sums the whole queue, whatever the page. Read from PostgreSQL: a count that changes between two pages may move an account across the page boundary.',
+    ok: { description: 'A page of accounts with open tasks.', type: AdminQueueAccountPageDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  listQueue(@Query() query: ListQueueAccountsQueryDto): Promise<AdminQueueAccountPageDto> {
+    return this.listQueueAccounts.execute({ cursor: query.cursor, limit: query.limit });
   }
 
   @Post('accounts/:id/top-ups')

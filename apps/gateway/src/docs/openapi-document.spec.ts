@@ -183,6 +183,7 @@ describe('the OpenAPI document', () => {
         'POST /admin/v1/accounts/{id}/suspend',
         'POST /admin/v1/accounts/{id}/unsuspend',
         'POST /admin/v1/accounts/{id}/webhook-secret',
+        'GET /admin/v1/queue/accounts',
       ].sort(),
     );
   });
@@ -395,6 +396,34 @@ describe('the OpenAPI document', () => {
       'last_used_at',
     ]);
     for (const name of ['AdminAccountPage', 'AdminApiKey', 'AdminApiKeyList']) {
+      expect(schema(name).additionalProperties).toBe(false);
+      expect([...schema(name).required].sort()).toEqual(keys(name).sort());
+    }
+  });
+
+  it('documents the queue by account (issue 36)', () => {
+    const list = document.paths['/admin/v1/queue/accounts'].get;
+    expect(list.operationId).toBe('adminListQueueAccounts');
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '404', '500']);
+    expect(list.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AdminQueueAccountPage',
+    );
+    expect(list.parameters.map((p: Json) => [p.name, p.in, p.required, p.schema.type])).toEqual(
+      expect.arrayContaining([
+        ['cursor', 'query', false, 'string'],
+        ['limit', 'query', false, 'integer'],
+      ]),
+    );
+    expect(list.parameters).toHaveLength(2);
+    expect(keys('AdminQueueAccountPage')).toEqual(['data', 'next_cursor', 'totals']);
+    expect(keys('AdminQueueAccount')).toEqual([
+      'account_id',
+      'waiting',
+      'running',
+      'oldest_waiting_at',
+    ]);
+    expect(keys('AdminQueueTotals')).toEqual(['waiting', 'running', 'accounts']);
+    for (const name of ['AdminQueueAccountPage', 'AdminQueueAccount', 'AdminQueueTotals']) {
       expect(schema(name).additionalProperties).toBe(false);
       expect([...schema(name).required].sort()).toEqual(keys(name).sort());
     }

@@ -3,6 +3,7 @@ import { TaskEngineModule } from '@genhub/task-engine';
 import { PublicLinks } from '../transport/public-links.service';
 import { EventStreamRevocation } from './event-stream-revocation.service';
 import { PredictionsController } from './predictions.controller';
+import { QueueByAccountMetrics } from './queue-by-account.metrics';
 import { TaskEventsController } from './task-events.controller';
 import { TaskEventStreamsMetrics } from './task-event-streams.metrics';
 import { TasksController } from './tasks.controller';
@@ -15,6 +16,6 @@ import { TasksController } from './tasks.controller';
 @Module({
   imports: [TaskEngineModule.forGateway()],
   controllers: [TasksController, PredictionsController, TaskEventsController],
-  providers: [TaskEventStreamsMetrics, EventStreamRevocation, PublicLinks],
+  providers: [TaskEventStreamsMetrics, QueueByAccountMetrics, EventStreamRevocation, PublicLinks],
 })
 export class TasksHttpModule {}

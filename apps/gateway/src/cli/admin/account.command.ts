@@ -22,10 +22,12 @@ import {
   CreateApiKeyDto,
   DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
+  ListQueueAccountsQueryDto,
   TopUpDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
@@ -103,6 +105,21 @@ registerAdminCommand({
       cursor: flag(args, 'cursor'),
     });
     return presentAdminAccountPage(await app.get(ListAccountsUseCase).execute(query));
+  },
+});
+
+registerAdminCommand({
+  name: 'list-queue',
+  usage: 'list-queue [--limit 1-100] [--cursor NEXT_CURSOR]',
+  summary:
+    'the accounts with tasks waiting or running, most waiting first, with the totals (pass next_cursor back as --cursor)',
+  arity: 0,
+  run: async (app, args) => {
+    const query = validated(ListQueueAccountsQueryDto, {
+      limit: flag(args, 'limit'),
+      cursor: flag(args, 'cursor'),
+    });
+    return app.get(ListQueueAccountsUseCase).execute(query);
   },
 });
 

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { buildAppForTest } from '@genhub/testing';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@genhub/database';
+import { buildAppForTest, insertTask } from '@genhub/testing';
 import { adminCommands } from './admin-command.util';
 import { runAdminCli } from './run-admin-cli.util';
 
@@ -67,6 +70,7 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'create-account',
         'get-account',
         'list-accounts',
+        'list-queue',
         'list-keys',
         'create-key',
         'revoke-key',
@@ -156,6 +160,70 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       [['list-accounts', '--status', 'gone'], /status must be one of/],
       [['list-accounts', '--cursor', 'nope'], /cursor must be a next_cursor/],
       [['list-keys', '00000000-0000-0000-0000-000000000000'], /^admin: list-keys: Not found/],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
+      expect(result.err).toMatch(message);
+    }
+  });
+
+  it('lists the queue by account a page at a time (issue 36)', async () => {
+    // The run's database is shared: this account's tasks are found among the others'.
+    const accountId = randomUUID();
+    const db = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
+    await db.initialize();
+    try {
+      for (let i = 0; i < 3; i++)
+        await insertTask(db, {
+          id: randomUUID(),
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'local',
+          category: 'image',
+          input: {},
+          webhookUrl: null,
+          outputPrefix: null,
+          priceUnits: 1,
+          timeLimitMs: 60_000,
+        });
+    } finally {
+      await db.destroy();
+    }
+    const first = await admin('list-queue', '--limit', '1');
+    expect(first.code).toBe(0);
+    expect(first.json).toEqual({
+      data: [expect.objectContaining({ account_id: expect.any(String) })],
+      // Alone in the queue (this file run by itself), this account's page is the last.
+      next_cursor: first.json.totals.accounts > 1 ? expect.any(String) : null,
+      totals: {
+        waiting: expect.any(Number),
+        running: expect.any(Number),
+        accounts: expect.any(Number),
+      },
+    });
+    expect(first.json.totals.waiting).toBeGreaterThanOrEqual(3);
+    const seen: { account_id: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await admin(
+        'list-queue',
+        '--limit=100',
+        ...(cursor ? ['--cursor', cursor] : []),
+      );
+      expect(page.code).toBe(0);
+      seen.push(...page.json.data);
+      cursor = page.json.next_cursor;
+    } while (cursor && !seen.some((a) => a.account_id === accountId));
+    expect(seen.find((a) => a.account_id === accountId)).toEqual({
+      account_id: accountId,
+      waiting: 3,
+      running: 0,
+      oldest_waiting_at: expect.stringMatching(/Z$/),
+    });
+
+    for (const [argv, message] of [
+      [['list-queue', '--limit', '101'], /limit must not be greater than 100/],
+      [['list-queue', '--cursor', 'nope'], /cursor must be a next_cursor/],
     ] as const) {
       const result = await admin(...argv);
       expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });

@@ -14,6 +14,8 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ReadinessRegistry } from '@genhub/observability';
 import { PubSubService } from '@genhub/queue';
+import { TasksDataAccessModule } from '@genhub/tasks-data-access';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { LedgerAccountBalances } from '../../admin/ledger-account-balances.adapter';
 
 /** What the gateway's modules expect from their surroundings, without HTTP, logs or queues. */
@@ -54,7 +56,10 @@ export class AdminCliModule {
           imports: [BillingDataAccessModule],
           balances: LedgerAccountBalances,
         }),
+        TasksDataAccessModule,
       ],
+      // The queue by account (`list-queue`): the tasks domain's read, without its other services.
+      providers: [ListQueueAccountsUseCase],
     };
   }
 }

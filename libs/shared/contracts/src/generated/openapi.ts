@@ -166,6 +166,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/queue/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the queue by account
+         * @description The accounts with tasks waiting (`created`) or running (`processing`), most waiting first, then by account id; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). `totals` sums the whole queue, whatever the page. Read from PostgreSQL: a count that changes between two pages may move an account across the page boundary.
+         */
+        get: operations["adminListQueueAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/billings": {
         parameters: {
             query?: never;
@@ -731,6 +751,40 @@ export interface components {
             id: string;
             /** @description The plain API key; it is stored only as a hash. */
             key: string;
+        };
+        AdminQueueAccount: {
+            /** Format: uuid */
+            account_id: string;
+            /**
+             * @description Its tasks waiting to run (status `created`).
+             * @example 120
+             */
+            waiting: number;
+            /**
+             * @description Its tasks running now (status `processing`).
+             * @example 8
+             */
+            running: number;
+            /**
+             * @description When its oldest waiting task was submitted (ISO 8601, UTC); null when none waits.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            oldest_waiting_at: string | null;
+        };
+        AdminQueueAccountPage: {
+            /** @description Most waiting first, then by account id. */
+            data: components["schemas"]["AdminQueueAccount"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+            totals: components["schemas"]["AdminQueueTotals"];
+        };
+        AdminQueueTotals: {
+            /** @description Tasks waiting, every account. */
+            waiting: number;
+            /** @description Tasks running, every account. */
+            running: number;
+            /** @description Accounts with a task waiting or running (the length of the whole list). */
+            accounts: number;
         };
         AdminRevokedApiKey: {
             /** Format: uuid */
@@ -2064,6 +2118,34 @@ export interface operations {
                     "application/json": components["schemas"]["AdminRevokedApiKey"];
                 };
             };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminListQueueAccounts: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page, as it was given. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts with open tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminQueueAccountPage"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             500: components["responses"]["V1ServerError"];

@@ -255,3 +255,90 @@ export class AdminApiKeyListDto {
   @ApiProperty({ type: [AdminApiKeyDto], description: 'Newest first, revoked keys included.' })
   data!: AdminApiKeyDto[];
 }
+
+/** Query of `GET /admin/v1/queue/accounts` (issue 36): a keyset page, as the account list's. */
+@ApiSchema({ name: 'AdminListQueueAccountsQuery' })
+export class ListQueueAccountsQueryDto {
+  @ApiPropertyOptional({ description: '`next_cursor` of the previous page, as it was given.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/** One account with open tasks in `GET /admin/v1/queue/accounts`. */
+@ApiSchema({ name: 'AdminQueueAccount' })
+export class AdminQueueAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  account_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Its tasks waiting to run (status `created`).',
+    example: 120,
+  })
+  waiting!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Its tasks running now (status `processing`).',
+    example: 8,
+  })
+  running!: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'When its oldest waiting task was submitted (ISO 8601, UTC); null when none waits.',
+    example: '2025-01-31T12:00:00.123Z',
+  })
+  oldest_waiting_at!: string | null;
+}
+
+/** The whole queue in `GET /admin/v1/queue/accounts`, whatever the page. */
+@ApiSchema({ name: 'AdminQueueTotals' })
+export class AdminQueueTotalsDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Tasks waiting, every account.' })
+  waiting!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Tasks running, every account.' })
+  running!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Accounts with a task waiting or running (the length of the whole list).',
+  })
+  accounts!: number;
+}
+
+/** Answer of `GET /admin/v1/queue/accounts`: one page of accounts, most waiting first. */
+@ApiSchema({ name: 'AdminQueueAccountPage' })
+export class AdminQueueAccountPageDto {
+  @ApiProperty({
+    type: [AdminQueueAccountDto],
+    description: 'Most waiting first, then by account id.',
+  })
+  data!: AdminQueueAccountDto[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor!: string | null;
+
+  @ApiProperty({ type: AdminQueueTotalsDto })
+  totals!: AdminQueueTotalsDto;
+}
