@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, encodeKeysetCursor } from '@genhub/database';
 import { JobName, QueueName } from '@genhub/queue';
-import { FairStage } from '@genhub/task-engine';
+import { FairStage } from '@genhub/queue';
 import {
   createTestDatabase,
   deleteQueuePrefix,
@@ -198,7 +198,7 @@ describe('admin queue by account (in-process gateway, PostgreSQL + Redis)', () =
     // Tasks in the fair stage and jobs in the run queue's wait list: the total waiting work.
     const stage = gw.app.get(FairStage);
     for (let i = 0; i < 3; i++)
-      await stage.add({ accountId: randomUUID(), taskId: randomUUID() }, { level: 'Bronze' });
+      await stage.add({ accountId: randomUUID(), taskId: randomUUID() }, { weight: 1 });
     const tasks = gw.app.get<Queue>(getQueueToken(QueueName.Tasks), { strict: false });
     for (let i = 0; i < 2; i++)
       await tasks.add(JobName.RunTask, { v: 1, taskId: randomUUID() }, { jobId: randomUUID() });

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { MetricsService } from '@genhub/observability';
-import type { FairStage } from '@genhub/task-engine';
+import type { FairStage } from '@genhub/queue';
 import type { AccountQueueSummaries, AccountQueueSummary } from '@genhub/tasks-feature';
 import {
   ACCOUNT_REFRESH_MS,

@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { METRICS, MetricsService } from '@genhub/observability';
 import { QueueName } from '@genhub/queue';
-import { FairStage } from '@genhub/task-engine';
+import { FairStage } from '@genhub/queue';
 import { type AccountQueueSummary, AccountQueueSummaries } from '@genhub/tasks-feature';
 
 /** Accounts labelled by id in `genhub_account_tasks`; every other one is summed into `other`. */
