@@ -227,6 +227,7 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       id: a.id,
       currency: 'CNY',
       accountLevel: 'Gold',
+      maxConcurrentTasks: null,
       apiKeyId: keyA.id,
     });
     expect((await whoami(gw.url, keyB.key)).body).toMatchObject({ id: b.id, apiKeyId: keyB.id });
