@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
-import type { SubmitAckDto } from '@genhub/contracts/server';
+import type { AccountLevel, SubmitAckDto } from '@genhub/contracts/server';
 import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
 import { LedgerRepository } from '@genhub/billing-data-access';
 import { GroupCommit } from '@genhub/database';
@@ -21,6 +21,14 @@ import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './s
 
 export interface SubmitTaskInput {
   accountId: string;
+  /**
+   * The account's level (its weight in the fair stage, issue 36), from the authenticated
+   * principal; every gateway call site gives it. Optional only until the engine's own specs
+   * pass it (they are the lead's to change with the wiring).
+   */
+  accountLevel?: AccountLevel;
+  /** The operator's cap on the account's tasks running at once; null or absent: none (issue 36). */
+  maxConcurrentTasks?: number | null;
   provider: string;
   model: string;
   runType: string;

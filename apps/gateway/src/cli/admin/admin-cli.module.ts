@@ -15,6 +15,7 @@ import { DatabaseModule } from '@genhub/database';
 import { ReadinessRegistry } from '@genhub/observability';
 import { PubSubService } from '@genhub/queue';
 import { LedgerAccountBalances } from '../../admin/ledger-account-balances.adapter';
+import { CliAccountScheduling } from './cli-account-scheduling.adapter';
 
 /** What the gateway's modules expect from their surroundings, without HTTP, logs or queues. */
 @Global()
@@ -53,6 +54,7 @@ export class AdminCliModule {
         AccountsFeatureModule.forRoot({
           imports: [BillingDataAccessModule],
           balances: LedgerAccountBalances,
+          scheduling: CliAccountScheduling,
         }),
       ],
     };
