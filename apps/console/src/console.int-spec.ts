@@ -251,7 +251,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     await page.locator('table.tasks tbody tr').first().waitFor();
   }, 30_000);
 
-  it('as the operator: creates an account, issues a key and tops up; the key’s holder runs a task, is refused once suspended, and signed out once the key is revoked', async () => {
+  it('as the operator: creates an account, issues a key, tops up and caps it; the key’s holder runs a task, is refused once suspended, and signed out once the key is revoked', async () => {
     const operatorContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const userContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
@@ -289,6 +289,15 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
         .locator('.account-balance')
         .getByText('5 USD (0 reserved by running tasks)', { exact: true })
         .waitFor();
+      // The cap on tasks running at once (issue 36): none by default, set, kept after a reload.
+      expect(await op.locator('.account-cap').innerText()).toBe('no cap');
+      await op.getByLabel(/^Cap on tasks running at once/).fill('3');
+      await op.getByRole('button', { name: 'Set cap' }).click();
+      await op.getByText(/^Cap set: at most 3 tasks at once/).waitFor();
+      await op.locator('.account-cap').getByText('3 tasks at once', { exact: true }).waitFor();
+      await op.reload();
+      await op.getByRole('heading', { name: /^Account / }).waitFor();
+      await op.locator('.account-cap').getByText('3 tasks at once', { exact: true }).waitFor();
       await screen('operator-account', op);
       await op.setViewportSize({ width: 390, height: 844 });
       await expectFitsThePhone(op);
@@ -332,6 +341,11 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       await user.getByLabel(/^Prompt/).fill('a gold account');
       await user.getByRole('button', { name: 'Run' }).click();
       await user.getByText('completed', { exact: true }).waitFor({ timeout: 15_000 });
+
+      // The cap removed: back to none.
+      await op.getByRole('button', { name: 'Remove cap' }).click();
+      await op.getByText(/^Cap removed/).waitFor();
+      await op.locator('.account-cap').getByText('no cap', { exact: true }).waitFor();
 
       // Suspended: the user's console shows the refusal (and stays signed in).
       await op.getByRole('button', { name: 'Suspend' }).click();

@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   Param,
+  Patch,
   Post,
   Query,
   UseGuards,
@@ -25,6 +26,7 @@ import {
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
+  UpdateAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
   AdminRoute,
@@ -42,6 +44,7 @@ import {
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
   TopUpDto,
+  UpdateAccountDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
 import { DEFAULT_CURRENCY } from '@genhub/money';
@@ -66,6 +69,7 @@ export class AdminController {
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
     private readonly listQueueAccounts: ListQueueAccountsUseCase,
+    private readonly updateAccount: UpdateAccountUseCase,
   ) {}
 
   @Post('accounts')
@@ -123,6 +127,29 @@ export class AdminController {
   @AccountIdParam()
   async get(@Param('id') id: string): Promise<AdminAccountDto> {
     return presentAdminAccount(await this.getAccount.execute(id));
+  }
+
+  /** Extension (issue 36): the level and the optional cap on tasks running at once. */
+  @Patch('accounts/:id')
+  @AdminRoute({
+    operationId: 'adminUpdateAccount',
+    tag: 'Admin',
+    summary: 'Change an account',
+    description:
+      "Changes the fields given and keeps the others: `account_level` (its weight when accounts share the workers) and `max_concurrent_tasks` (1–10000: at most that many of the account's tasks run at once, the others wait aside while other accounts' run; `null` removes the cap, the default). Applies at once, to tasks already waiting too.",
+    ok: { description: 'The account.', type: AdminAccountDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  @AccountIdParam()
+  @ApiBody({ type: UpdateAccountDto })
+  async update(@Param('id') id: string, @Body() body: UpdateAccountDto): Promise<AdminAccountDto> {
+    return presentAdminAccount(
+      await this.updateAccount.execute({
+        accountId: id,
+        accountLevel: body.account_level,
+        maxConcurrentTasks: body.max_concurrent_tasks,
+      }),
+    );
   }
 
   @Post('accounts/:id/api-keys')

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccountLevel } from '@genhub/contracts';
 import { type RawQuery, SubmitTaskQueryDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
+import type { AuthenticatedAccount } from '@genhub/accounts-feature';
 import type { SubmitTaskInput } from '@genhub/task-engine';
 
 /** A query value given at most once: a repeated parameter is refused, naming it. */
@@ -56,16 +57,12 @@ export interface SubmitSlug {
   runType: string;
 }
 
-/** Who submits: the account, with what fair scheduling needs to know of it. */
-export interface SubmittingAccount {
-  id: string;
-  accountLevel: AccountLevel;
-  maxConcurrentTasks?: number | null;
-}
-
-/** The submit use-case's input from the parts of a submit request. */
+/**
+ * The submit use-case's input from the parts of a submit request: the caller's account with
+ * its level and cap (the fair stage's share of it, issue 36), the slug, body, query and headers.
+ */
 export function submitInput(
-  account: SubmittingAccount,
+  account: Pick<AuthenticatedAccount, 'id' | 'accountLevel' | 'maxConcurrentTasks'>,
   slug: SubmitSlug,
   body: unknown,
   query: RawQuery<SubmitTaskQueryDto>,

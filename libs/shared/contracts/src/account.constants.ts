@@ -23,3 +23,9 @@ export const LEVEL_WEIGHTS = {
 /** An account's states: a suspended account's keys are refused with 403. */
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/**
+ * The largest `max_concurrent_tasks` an operator may set on an account (issue 36); the
+ * smallest is 1, and `null` (the default) is no cap.
+ */
+export const MAX_CONCURRENT_TASKS_LIMIT = 10_000;

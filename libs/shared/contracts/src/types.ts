@@ -38,6 +38,8 @@ export type ListTasksQuery = NonNullable<operations['listTasks']['parameters']['
 /** The admin API's account (`GET /admin/v1/accounts/{id}`) and a page of `GET /admin/v1/accounts`. */
 export type AdminAccount = Schemas['AdminAccount'];
 export type AdminAccountPage = Schemas['AdminAccountPage'];
+/** Body of `PATCH /admin/v1/accounts/{id}`: the level and the cap on tasks running at once. */
+export type AdminUpdateAccountRequest = Schemas['AdminUpdateAccountRequest'];
 /** Filter and page of `GET /admin/v1/accounts`. */
 export type AdminListAccountsQuery = NonNullable<
   operations['adminListAccounts']['parameters']['query']

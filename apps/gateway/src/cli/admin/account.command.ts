@@ -15,6 +15,7 @@ import {
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
+  UpdateAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
   ACCOUNT_LEVELS,
@@ -23,7 +24,9 @@ import {
   DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
   ListQueueAccountsQueryDto,
+  MAX_CONCURRENT_TASKS_LIMIT,
   TopUpDto,
+  UpdateAccountDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
@@ -91,6 +94,37 @@ registerAdminCommand({
   arity: 1,
   run: async (app, args) =>
     presentAdminAccount(await app.get(GetAccountUseCase).execute(args.positional[0])),
+});
+
+/** `--max-concurrent-tasks N|none`: a number, `none` (no cap: null), else left for validation to name. */
+function capFlag(args: ParsedArgs): number | string | null | undefined {
+  const value = flag(args, 'max-concurrent-tasks');
+  return value?.trim().toLowerCase() === 'none' ? null : numeric(value);
+}
+
+registerAdminCommand({
+  name: 'update-account',
+  usage: `update-account <accountId> [--level ${ACCOUNT_LEVELS.join('|')}] [--max-concurrent-tasks 1-${MAX_CONCURRENT_TASKS_LIMIT}|none]`,
+  summary:
+    "change an account's level or its cap on tasks running at once (none: no cap, the default); applies at once",
+  arity: 1,
+  run: async (app, args) => {
+    const body = validated(UpdateAccountDto, {
+      account_level: flag(args, 'level'),
+      max_concurrent_tasks: capFlag(args),
+    });
+    if (body.account_level === undefined && body.max_concurrent_tasks === undefined)
+      throw new AppException(AppErrorCode.InvalidRequest, {
+        message: 'nothing to change: give --level or --max-concurrent-tasks',
+      });
+    return presentAdminAccount(
+      await app.get(UpdateAccountUseCase).execute({
+        accountId: args.positional[0],
+        accountLevel: body.account_level,
+        maxConcurrentTasks: body.max_concurrent_tasks,
+      }),
+    );
+  },
 });
 
 registerAdminCommand({

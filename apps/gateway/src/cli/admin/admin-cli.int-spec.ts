@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { buildAppForTest, insertTask } from '@genhub/testing';
@@ -39,6 +40,7 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       balance: 5,
       reserved: 0,
       status: 'active',
+      max_concurrent_tasks: null,
       webhook_secret: expect.stringMatching(/^whsec_/),
     });
     const id = created.json.id as string;
@@ -75,6 +77,7 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'create-key',
         'revoke-key',
         'top-up',
+        'update-account',
         'suspend',
         'unsuspend',
         'demo',
@@ -229,6 +232,57 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
       expect(result.err).toMatch(message);
     }
+  });
+
+  it("sets and clears an account's cap on tasks running at once, and changes its level (issue 36)", async () => {
+    const id = (await admin('create-account')).json.id as string;
+    const capped = await admin('update-account', id, '--max-concurrent-tasks', '4');
+    expect(capped.code).toBe(0);
+    expect(capped.json).toMatchObject({ id, account_level: 'Bronze', max_concurrent_tasks: 4 });
+    expect((await admin('get-account', id)).json).toMatchObject({ max_concurrent_tasks: 4 });
+    // The fair stage the gateways and workers share heard of it (the run's QUEUE_PREFIX).
+    const redis = new Redis(process.env.REDIS_URL as string);
+    try {
+      const fair = (name: string) => `${process.env.QUEUE_PREFIX}:fair:${name}`;
+      expect(await redis.hget(fair('caps'), id)).toBe('4');
+
+      const gold = await admin('update-account', id, '--level', 'Gold');
+      expect(gold.json).toMatchObject({ account_level: 'Gold', max_concurrent_tasks: 4 });
+      expect(await redis.hget(fair('strides'), id)).toBe('210');
+
+      const cleared = await admin('update-account', id, '--max-concurrent-tasks=none');
+      expect(cleared.json).toMatchObject({ account_level: 'Gold', max_concurrent_tasks: null });
+      expect(await redis.hget(fair('caps'), id)).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
+
+    for (const [argv, message] of [
+      [
+        ['update-account', id, '--max-concurrent-tasks', '0'],
+        /max_concurrent_tasks must not be less than 1/,
+      ],
+      [
+        ['update-account', id, '--max-concurrent-tasks', '10001'],
+        /max_concurrent_tasks must not be greater than 10000/,
+      ],
+      [
+        ['update-account', id, '--max-concurrent-tasks', 'x'],
+        /max_concurrent_tasks must be an integer/,
+      ],
+      [['update-account', id, '--max-concurrent-tasks'], /--max-concurrent-tasks needs a value/],
+      [['update-account', id, '--level', 'Diamond'], /account_level must be one of/],
+      [['update-account', id], /nothing to change/],
+      [
+        ['update-account', '00000000-0000-0000-0000-000000000000', '--max-concurrent-tasks', '2'],
+        /^admin: update-account: Not found/,
+      ],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
+      expect(result.err).toMatch(message);
+    }
+    expect((await admin('get-account', id)).json).toMatchObject({ max_concurrent_tasks: null });
   });
 
   it('creates the demo account with --json on one line', async () => {

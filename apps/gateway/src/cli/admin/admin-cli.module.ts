@@ -17,6 +17,7 @@ import { PubSubService } from '@genhub/queue';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
 import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { LedgerAccountBalances } from '../../admin/ledger-account-balances.adapter';
+import { CliAccountScheduling } from './cli-account-scheduling.adapter';
 
 /** What the gateway's modules expect from their surroundings, without HTTP, logs or queues. */
 @Global()
@@ -55,6 +56,7 @@ export class AdminCliModule {
         AccountsFeatureModule.forRoot({
           imports: [BillingDataAccessModule],
           balances: LedgerAccountBalances,
+          scheduling: CliAccountScheduling,
         }),
         TasksDataAccessModule,
       ],

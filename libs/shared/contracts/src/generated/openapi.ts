@@ -42,7 +42,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an account
+         * @description Changes the fields given and keeps the others: `account_level` (its weight when accounts share the workers) and `max_concurrent_tasks` (1–10000: at most that many of the account's tasks run at once, the others wait aside while other accounts' run; `null` removes the cap, the default). Applies at once, to tasks already waiting too.
+         */
+        patch: operations["adminUpdateAccount"];
         trace?: never;
     };
     "/admin/v1/accounts/{id}/api-keys": {
@@ -693,6 +697,11 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended";
             /**
+             * @description The operator's cap on the account's tasks running at once; `null`: no cap (the default).
+             * @example null
+             */
+            max_concurrent_tasks: number | null;
+            /**
              * @description Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
@@ -807,6 +816,18 @@ export interface components {
              * @example 10
              */
             amount: number;
+        };
+        AdminUpdateAccountRequest: {
+            /**
+             * @description The account's level: its weight when accounts share the workers.
+             * @enum {string}
+             */
+            account_level?: "Bronze" | "Silver" | "Gold" | "Platinum";
+            /**
+             * @description At most this many of the account's tasks run at once; its others wait aside while other accounts' run. `null` removes the cap (the default: no cap).
+             * @example 10
+             */
+            max_concurrent_tasks?: number | null;
         };
         Balance: {
             /**
@@ -1926,6 +1947,37 @@ export interface operations {
                     "application/json": components["schemas"]["AdminAccount"];
                 };
             };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminUpdateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             500: components["responses"]["V1ServerError"];

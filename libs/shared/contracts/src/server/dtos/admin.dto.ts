@@ -11,6 +11,7 @@ import {
   Min,
   MinLength,
   ValidateBy,
+  ValidateIf,
   ValidationOptions,
 } from 'class-validator';
 import { CURRENCIES, type Currency, DEFAULT_CURRENCY, toMicros } from '@genhub/money';
@@ -20,6 +21,7 @@ import {
   type AccountLevel,
   type AccountStatus,
   DEFAULT_ACCOUNT_LEVEL,
+  MAX_CONCURRENT_TASKS_LIMIT,
 } from '../../account.constants';
 
 export {
@@ -28,6 +30,7 @@ export {
   type AccountLevel,
   type AccountStatus,
   DEFAULT_ACCOUNT_LEVEL,
+  MAX_CONCURRENT_TASKS_LIMIT,
 };
 
 /** Largest amount accepted in one admin call (far below the micro-unit safe-integer limit). */
@@ -87,6 +90,36 @@ export class CreateAccountDto {
   balance?: number;
 }
 
+/**
+ * Body of `PATCH /admin/v1/accounts/{id}`: the fields given are changed, the others kept.
+ * `max_concurrent_tasks: null` removes the cap; `account_level` cannot be null.
+ */
+@ApiSchema({ name: 'AdminUpdateAccountRequest' })
+export class UpdateAccountDto {
+  @ApiPropertyOptional({
+    enum: ACCOUNT_LEVELS,
+    description: "The account's level: its weight when accounts share the workers.",
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsIn(ACCOUNT_LEVELS)
+  account_level?: AccountLevel;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_TASKS_LIMIT,
+    description:
+      "At most this many of the account's tasks run at once; its others wait aside while other accounts' run. `null` removes the cap (the default: no cap).",
+    example: 10,
+  })
+  @ValidateIf((_, value) => value !== undefined && value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CONCURRENT_TASKS_LIMIT)
+  max_concurrent_tasks?: number | null;
+}
+
 /** Body of `POST /admin/v1/accounts/{id}/api-keys`. */
 @ApiSchema({ name: 'AdminCreateApiKeyRequest' })
 export class CreateApiKeyDto {
@@ -134,6 +167,17 @@ export class AdminAccountDto {
 
   @ApiProperty({ enum: ACCOUNT_STATUSES })
   status!: AccountStatus;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_TASKS_LIMIT,
+    description:
+      "The operator's cap on the account's tasks running at once; `null`: no cap (the default).",
+    example: null,
+  })
+  max_concurrent_tasks!: number | null;
 
   @ApiPropertyOptional({
     description: 'Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.',

@@ -22,6 +22,7 @@ const CLOSED_SCHEMAS = [
   'AdminCreateAccountRequest',
   'AdminCreateApiKeyRequest',
   'AdminTopUpRequest',
+  'AdminUpdateAccountRequest',
   'AdminAccount',
   'AdminIssuedApiKey',
   'AdminRevokedApiKey',
