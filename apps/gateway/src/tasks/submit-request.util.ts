@@ -1,7 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { AccountLevel } from '@genhub/contracts';
 import { type RawQuery, SubmitTaskQueryDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
 import type { AuthenticatedAccount } from '@genhub/accounts-feature';
