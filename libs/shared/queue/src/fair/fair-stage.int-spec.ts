@@ -182,4 +182,15 @@ describe('FairStage (Redis)', () => {
     expect(estimate).toBeGreaterThanOrEqual(15 * (10_000 / 20));
     expect(estimate).toBeLessThanOrEqual(15 * (20_000 / 20));
   });
+
+  it('counts every account ahead past the first thousand it looks at one by one', async () => {
+    const { fair, prefix } = stage();
+    const accounts = Array.from({ length: 1050 }, (_, i) => `a${String(i).padStart(4, '0')}`);
+    await Promise.all(
+      accounts.map((a) => fair.add({ accountId: a, taskId: `${a}-t` }, { weight: 1 })),
+    );
+    await fair.add({ accountId: 'z', taskId: 'late' }, { weight: 1 });
+    const positions = await fair.positions(['late'], `${prefix}:tasks:wait`, 10_000);
+    expect(positions.get('late')?.ahead).toBe(1050);
+  });
 });
