@@ -1,7 +1,14 @@
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { jobIdFor, JobName, QueueName, redisConnection } from '@genhub/queue';
+import {
+  FairStage,
+  jobIdFor,
+  JobName,
+  QueueName,
+  type RedisClient,
+  redisConnection,
+} from '@genhub/queue';
 import { sleep, startTcpProxy, TcpProxy } from '@genhub/testing';
 import {
   admin,
@@ -23,6 +30,8 @@ describe('gateway under PostgreSQL and Redis outages', () => {
   let redis: TcpProxy;
   let gw: RunningGateway;
   let tasks: Queue;
+  /** The fair stage, where the gateway's relay hands run jobs (no task-worker takes them here). */
+  let stage: FairStage;
   let accountId: string;
   let key: string;
   let freshKey: string;
@@ -42,6 +51,11 @@ describe('gateway under PostgreSQL and Redis outages', () => {
       connection: redisConnection(REDIS_URL),
       prefix: process.env.QUEUE_PREFIX,
     });
+    stage = new FairStage(
+      async () => (await tasks.getBackend().client) as unknown as RedisClient,
+      process.env.QUEUE_PREFIX as string,
+      { runningLeaseMs: 60_000 },
+    );
     const account = await call(`${gw.url}/admin/v1/accounts`, {
       method: 'POST',
       headers: admin(),
@@ -153,7 +167,7 @@ describe('gateway under PostgreSQL and Redis outages', () => {
     expect((await call(`${gw.url}/v1/balance`, { headers: auth() })).status).toBe(200);
   }, 30_000);
 
-  it('Redis down: submit still answers at once (the outbox holds the job), which is queued when Redis is back', async () => {
+  it('Redis down: submit still answers at once (the outbox holds the job), which is staged when Redis is back', async () => {
     redis.cut();
     const started = Date.now();
     const response = await submit(key, { 'idempotency-key': `redis-down-${accountId}` });
@@ -162,6 +176,7 @@ describe('gateway under PostgreSQL and Redis outages', () => {
     const id = (response.body as { id: string }).id;
     await sleep(500);
     expect(await tasks.getJob(jobIdFor(JobName.RunTask, id))).toBeUndefined();
+    expect(await stage.holds(id)).toBe(false);
     // Polling and the balance need only PostgreSQL.
     const poll = await call(`${gw.url}/v1/requests/${id}`, { headers: auth() });
     expect([poll.status, poll.body]).toEqual([200, { id, status: 'processing' }]);
@@ -169,13 +184,13 @@ describe('gateway under PostgreSQL and Redis outages', () => {
     expect((await call(`${gw.url}/ready`)).status).toBe(503);
 
     redis.restore();
-    let job = await tasks.getJob(jobIdFor(JobName.RunTask, id));
-    for (let i = 0; i < 200 && !job; i++) {
+    // The outbox row handed over: the task waits in the fair stage (decision 0133).
+    let staged = await stage.holds(id);
+    for (let i = 0; i < 200 && !staged; i++) {
       await sleep(50);
-      job = await tasks.getJob(jobIdFor(JobName.RunTask, id));
+      staged = await stage.holds(id);
     }
-    // The outbox row as written: the run job of ids (decision 0132).
-    expect(job?.data).toMatchObject({ v: 1, taskId: id });
+    expect(staged).toBe(true);
     expect((await call(`${gw.url}/ready`)).status).toBe(200);
   }, 30_000);
 

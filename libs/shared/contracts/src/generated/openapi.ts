@@ -339,7 +339,7 @@ export interface paths {
          * @description Server-sent events for one of your tasks, from its current status on:
          *
          *     - `created`, `processing`, then `completed` or `failed` (each with `id` 1, 2, 3 and the task as `data`, as `GET …/result` shows it but with its exact status), or `deleted` (`{id, status: "deleted"}`); a status that passes quicker than it can be read may be skipped, never repeated or reversed;
-         *     - `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;
+         *     - `queue` while the task waits: `{id, queue_position, estimated_start_ms}`, the tasks ahead of it under fair scheduling and when it should start, when it changes;
          *     - a comment line every 15 s as a heartbeat.
          *
          *     The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
@@ -1412,10 +1412,15 @@ export interface components {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
             id: string;
             /**
-             * @description Tasks ahead of this one in its queue (0: it runs next).
+             * @description Tasks ahead of this one under fair scheduling (0: it runs next): the tasks other accounts get before it by their turns and weights, and its own account’s earlier tasks.
              * @example 3
              */
             queue_position: number;
+            /**
+             * @description Milliseconds until the task should start, at the pace tasks were started over the last 10–20 seconds (0: it runs next; null: none started lately, so no pace to go by).
+             * @example 1500
+             */
+            estimated_start_ms: number | null;
         };
         /** @description A task result: `{id, status: "processing"}` while not terminal, every field when completed, no `timings` when failed. */
         TaskResult: components["schemas"]["TaskProcessingResult"] | components["schemas"]["TaskCompletedResult"] | components["schemas"]["TaskFailedResult"];
