@@ -45,7 +45,7 @@ export class RunTaskProcessor extends ObservedWorkerHost {
   protected async handle(job: Job<RunTaskJob>): Promise<string> {
     const { data } = parseJob(job, RunTaskProcessor.JOBS);
     // Each slot's start and end tell the fair feeder what it may take from the stage.
-    this.feeder.started();
+    this.feeder.started(data);
     try {
       return await this.run(job, data);
     } finally {

@@ -72,6 +72,27 @@ describe('FairFeeder (Redis, BullMQ)', () => {
     expect((await stage.size()).tasks).toBe(3);
   });
 
+  it('keeps FEED_AHEAD_MS of short runs waiting beyond the free slots, none for long ones', async () => {
+    const { queue, stage, feeder } = feederWith(2);
+    await staged(stage, 10);
+    feeder.onApplicationBootstrap();
+    await until(async () => (await queue.getWaitingCount()) === 2);
+    // A run of next to nothing ends: two slots free, and two more jobs' worth waits beyond them.
+    feeder.started({ taskId: 'short' });
+    feeder.ended({ taskId: 'short' });
+    await until(async () => (await queue.getWaitingCount()) === 4);
+
+    const { queue: slowQueue, stage: slowStage, feeder: slow } = feederWith(2);
+    await staged(slowStage, 10);
+    slow.started({ taskId: 'long' });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // runs of 300 ms: 100 ms is no job
+    slow.ended({ taskId: 'long' });
+    slow.onApplicationBootstrap();
+    await until(async () => (await slowQueue.getWaitingCount()) === 2);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await slowQueue.getWaitingCount()).toBe(2);
+  });
+
   it('re-sends the tasks a dead feeder took but never added', async () => {
     const { queue, stage, feeder } = feederWith(1);
     await staged(stage, 3);

@@ -31,14 +31,23 @@ export const FEED_POLL_MS = 1000;
 /** A task taken this long ago and not confirmed in the run queue is re-sent (its taker died). */
 export const UNCLAIMED_AFTER_MS = 5000;
 const REAP_BATCH = 100;
+/**
+ * Jobs are added beyond the free slots for about this much run time, so a
+ * slot that frees up finds its next job waiting (no round trip between two
+ * runs at saturation); with runs of a second or more that is none, so the
+ * stage's choice stays exact where it matters.
+ */
+export const FEED_AHEAD_MS = 100;
+/** Weight of each run in the mean run time (an exponential moving average). */
+const RUN_TIME_WEIGHT = 0.1;
 
 /**
  * Moves tasks from the fair stage to the run queue as this task-worker's
  * slots free up (decision 0133): each run's end, a wake notice (the stage
  * had nothing and now has) and a 1 s poll take as many tasks as the process
- * has free slots, minus the jobs already waiting in the run queue, so the
- * queue holds next to nothing and the next free slot goes to the task the
- * stage chooses. The run's end and the hand-over confirmations ride on the
+ * has free slots (plus FEED_AHEAD_MS of runs), minus the jobs already
+ * waiting in the run queue, so the queue holds next to nothing and the next
+ * free slot goes to the task the stage chooses. The run's end and the hand-over confirmations ride on the
  * next take (one script call). A worker killed between take and add loses
  * nothing: another feeder re-sends its tasks after UNCLAIMED_AFTER_MS.
  */
@@ -47,6 +56,9 @@ export class FairFeeder implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly logger = new Logger(FairFeeder.name);
   private readonly slots: number;
   private active = 0;
+  /** When each run in this process started (a job id's start), and the mean run time. */
+  private readonly startedAt = new Map<string, number>();
+  private meanRunMs?: number;
   private finished: StagedTask[] = [];
   private confirmed: TakenTask[] = [];
   private feeding?: Promise<void>;
@@ -87,13 +99,23 @@ export class FairFeeder implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** A run started in this process: one slot fewer to feed. */
-  started(): void {
+  started(job: Pick<RunTaskJob, 'taskId'>): void {
     this.active++;
+    this.startedAt.set(job.taskId, performance.now());
   }
 
   /** A run ended: its slot is free, and its account's cap has room again. */
   ended(job: Pick<RunTaskJob, 'taskId' | 'accountId'>): void {
     this.active--;
+    const started = this.startedAt.get(job.taskId);
+    this.startedAt.delete(job.taskId);
+    if (started !== undefined) {
+      const ms = performance.now() - started;
+      this.meanRunMs =
+        this.meanRunMs === undefined
+          ? ms
+          : this.meanRunMs + RUN_TIME_WEIGHT * (ms - this.meanRunMs);
+    }
     if (job.accountId) this.finished.push({ accountId: job.accountId, taskId: job.taskId });
     this.feed();
   }
@@ -113,9 +135,19 @@ export class FairFeeder implements OnApplicationBootstrap, OnApplicationShutdown
     });
   }
 
+  /**
+   * Jobs to keep waiting beyond the free slots: FEED_AHEAD_MS of runs at the
+   * mean run time (none until one has ended, at most one per slot).
+   */
+  private get ahead(): number {
+    if (this.meanRunMs === undefined) return 0;
+    const perSlot = FEED_AHEAD_MS / Math.max(this.meanRunMs, 1);
+    return Math.min(this.slots, Math.floor(this.slots * perSlot));
+  }
+
   private async feedOnce(): Promise<void> {
     if (this.stopped || !this.ownership.isVerified) return;
-    const free = Math.max(0, this.slots - this.active);
+    const free = Math.max(0, this.slots - this.active) + this.ahead;
     if (!free && !this.finished.length && !this.confirmed.length) return;
     const finished = this.finished.splice(0);
     const handedOver = this.confirmed.splice(0);
