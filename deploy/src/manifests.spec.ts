@@ -97,12 +97,16 @@ describe('rendered overlays', () => {
       byKindName(objects, 'ScaledObject', name).spec.triggers.map(
         (t: {
           type: string;
-          metadata: { listName: string };
-          authenticationRef: { name: string };
-        }) => [t.type, t.metadata.listName, t.authenticationRef.name].join(' '),
+          metadata: { listName?: string; query?: string };
+          authenticationRef?: { name: string };
+        }) =>
+          [t.type, t.metadata.listName ?? t.metadata.query, t.authenticationRef?.name ?? '-'].join(
+            ' ',
+          ),
       );
+    // The waiting work (fair stage + wait list) is the gateway's gauge, whatever the topology.
     expect(triggers('genhub-task-worker')).toEqual([
-      'redis-cluster {genhub}:tasks:wait genhub-redis-cluster',
+      'prometheus max(genhub_tasks_waiting{service="gateway"}) -',
       'redis-cluster {genhub}:tasks:active genhub-redis-cluster',
     ]);
     expect(triggers('genhub-webhook-dispatcher')).toEqual([
@@ -270,10 +274,37 @@ describe('the validation fails on broken manifests', () => {
         'Deployment/genhub-gateway: ADMIN_TOKEN is not taken from the Secret',
         'Deployment/genhub-gateway: needs an HPA on CPU',
         'HorizontalPodAutoscaler/genhub-gateway: scale target Deployment/genhub-gw does not exist',
-        'ScaledObject/genhub-task-worker: no trigger on other:tasks:wait',
+        'ScaledObject/genhub-task-worker: no trigger on other:tasks:active',
         'ScaledObject/genhub-webhook-dispatcher: no trigger on other:webhooks:active',
       ]),
     );
+  });
+
+  it('a task-worker ScaledObject that does not count the fair stage fails the policy', () => {
+    // The wait list alone misses every task waiting its turn in the fair stage (issue 36).
+    const objects = production();
+    const scaled = byKindName(objects, 'ScaledObject', 'genhub-task-worker');
+    scaled.spec.triggers[0] = {
+      type: 'redis',
+      name: 'wait',
+      metadata: { listName: 'genhub:tasks:wait', listLength: '40' },
+      authenticationRef: { name: 'genhub-redis' },
+    };
+    expect(policyProblems(objects)).toEqual([
+      'ScaledObject/genhub-task-worker: no prometheus trigger on genhub_tasks_waiting',
+    ]);
+    scaled.spec.triggers[0] = {
+      type: 'prometheus',
+      name: 'wait',
+      metadata: {
+        serverAddress: 'http://p:9090',
+        query: 'max(genhub_queue_jobs)',
+        threshold: '40',
+      },
+    };
+    expect(policyProblems(objects)).toEqual([
+      'ScaledObject/genhub-task-worker: no prometheus trigger on genhub_tasks_waiting',
+    ]);
   });
 
   it('Redis settings the apps would refuse, or a KEDA trigger of another topology, fail the policy', () => {
@@ -287,10 +318,10 @@ describe('the validation fails on broken manifests', () => {
       name: 'REDIS_URL',
       valueFrom: { secretKeyRef: { name: 'genhub-secrets', key: 'REDIS_URL' } },
     });
-    byKindName(both, 'ScaledObject', 'genhub-task-worker').spec.triggers[0].type = 'redis';
+    byKindName(both, 'ScaledObject', 'genhub-task-worker').spec.triggers[1].type = 'redis';
     expect(policyProblems(both)).toEqual([
       'Deployment/genhub-gateway: Invalid configuration: REDIS_URL cannot be combined with REDIS_CLUSTER_NODES: set one Redis topology',
-      'ScaledObject/genhub-task-worker: trigger wait is redis, not redis-cluster (Redis cluster)',
+      'ScaledObject/genhub-task-worker: trigger active is redis, not redis-cluster (Redis cluster)',
     ]);
     const noUrl = production();
     const env = envOf(noUrl, 'task-worker');

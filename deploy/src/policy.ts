@@ -53,10 +53,28 @@ const KEDA_SECRET_KEYS = new Set([
 const KEDA_TRIGGER = { standalone: 'redis', sentinel: 'redis-sentinel', cluster: 'redis-cluster' };
 /** Seconds on top of SHUTDOWN_GRACE_MS (and any preStop sleep) before the kubelet kills. */
 const MIN_GRACE_MARGIN_S = 5;
-/** Which queue drives which KEDA-scaled app, and the concurrency its target derives from. */
-const QUEUE_SCALED: Record<string, { queue: string; concurrencyVar: string }> = {
-  'task-worker': { queue: 'tasks', concurrencyVar: 'TASK_CONCURRENCY' },
-  'webhook-dispatcher': { queue: 'webhooks', concurrencyVar: 'WEBHOOK_CONCURRENCY' },
+/**
+ * Which queue drives which KEDA-scaled app, the concurrency its target derives
+ * from, the queue lists its Redis triggers read, and the gauge its Prometheus
+ * trigger reads: the task-workers' waiting work sits in the fair stage (a
+ * hash no list trigger reads) as well as in the wait list, and the gateway
+ * sums both as `genhub_tasks_waiting` (issue 36).
+ */
+const QUEUE_SCALED: Record<
+  string,
+  { queue: string; concurrencyVar: string; lists: string[]; gauge?: string }
+> = {
+  'task-worker': {
+    queue: 'tasks',
+    concurrencyVar: 'TASK_CONCURRENCY',
+    lists: ['active'],
+    gauge: 'genhub_tasks_waiting',
+  },
+  'webhook-dispatcher': {
+    queue: 'webhooks',
+    concurrencyVar: 'WEBHOOK_CONCURRENCY',
+    lists: ['wait', 'active'],
+  },
 };
 
 /**
@@ -124,7 +142,8 @@ function startupRefusal(
  * requests AND limits, a grace period covering SHUTDOWN_GRACE_MS, a
  * PodDisruptionBudget selecting it, secrets only by reference and only known
  * config variables; the gateway has a CPU HPA; task-worker and
- * webhook-dispatcher have KEDA ScaledObjects on their queue lists; a migration
+ * webhook-dispatcher have KEDA ScaledObjects on their queue lists (the
+ * task-workers' waiting work on the gateway's gauge, through Prometheus); a migration
  * Job runs the gateway image's migrate command; the ConfigMap says
  * NODE_ENV=production and each app would start in production mode with it
  * (no simulator, the gateway's secrets and METRICS_TOKEN from the Secret).
@@ -278,15 +297,28 @@ export function policyProblems(objects: K8sObject[]): string[] {
       } else {
         if ('kind' in redis)
           for (const t of spec.triggers ?? [])
-            if (t.type !== KEDA_TRIGGER[redis.kind])
+            if (t.type !== 'prometheus' && t.type !== KEDA_TRIGGER[redis.kind])
               problems.push(
                 `ScaledObject/${scaled?.metadata.name}: trigger ${t.name} is ${t.type}, not ${KEDA_TRIGGER[redis.kind]} (Redis ${redis.kind})`,
               );
         const lists = (spec.triggers ?? []).map((t) => t.metadata?.listName);
-        for (const list of ['wait', 'active']) {
+        for (const list of queueScaled.lists) {
           const expected = `${prefix}:${queueScaled.queue}:${list}`;
           if (!lists.includes(expected))
             problems.push(`ScaledObject/${scaled?.metadata.name}: no trigger on ${expected}`);
+        }
+        const gauge = queueScaled.gauge;
+        if (gauge) {
+          const reads = (spec.triggers ?? []).find(
+            (t) =>
+              t.type === 'prometheus' &&
+              t.metadata?.serverAddress &&
+              new RegExp(`\\b${gauge}\\b`).test(t.metadata?.query ?? ''),
+          );
+          if (!reads)
+            problems.push(
+              `ScaledObject/${scaled?.metadata.name}: no prometheus trigger on ${gauge}`,
+            );
         }
         const concurrency = Number(data[queueScaled.concurrencyVar]);
         const target = Number(spec.advanced?.scalingModifiers?.target);

@@ -251,7 +251,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     await page.locator('table.tasks tbody tr').first().waitFor();
   }, 30_000);
 
-  it('as the operator: creates an account, issues a key and tops up; the key’s holder runs a task, is refused once suspended, and signed out once the key is revoked', async () => {
+  it('as the operator: creates an account, issues a key, tops up and caps it; the key’s holder runs a task, is refused once suspended, and signed out once the key is revoked', async () => {
     const operatorContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const userContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
@@ -289,10 +289,48 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
         .locator('.account-balance')
         .getByText('5 USD (0 reserved by running tasks)', { exact: true })
         .waitFor();
+      // The cap on tasks running at once (issue 36): none by default, set, kept after a reload.
+      expect(await op.locator('.account-cap').innerText()).toBe('no cap');
+      await op.getByLabel(/^Cap on tasks running at once/).fill('3');
+      await op.getByRole('button', { name: 'Set cap' }).click();
+      await op.getByText(/^Cap set: at most 3 tasks at once/).waitFor();
+      await op.locator('.account-cap').getByText('3 tasks at once', { exact: true }).waitFor();
+      await op.reload();
+      await op.getByRole('heading', { name: /^Account / }).waitFor();
+      await op.locator('.account-cap').getByText('3 tasks at once', { exact: true }).waitFor();
       await screen('operator-account', op);
       await op.setViewportSize({ width: 390, height: 844 });
       await expectFitsThePhone(op);
       await op.setViewportSize({ width: 1200, height: 900 });
+
+      // The queue by account (issue 36): a long task keeps the signed-in user's account open.
+      const auth = { authorization: `Bearer ${apiKey}` };
+      const submitted = await fetch(`${platform.gateway}/api/v3/local/simulator/test`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'held open', duration_ms: 60_000 }),
+      });
+      const long = ((await submitted.json()) as { data: { id: string } }).data.id;
+      await op.getByRole('link', { name: 'Queue', exact: true }).click();
+      await op.getByRole('heading', { name: 'Queue by account' }).waitFor();
+      await op.locator('table.queue-accounts tbody tr').first().waitFor();
+      expect(await op.locator('.queue-totals').innerText()).toMatch(
+        /^\d+ waiting and \d+ running, over \d+ accounts?\.$/,
+      );
+      expect(await op.locator('table.queue-accounts tbody tr').first().innerText()).toMatch(
+        /^[0-9a-f-]{36}\s+[01]\s+[01]\s+/,
+      );
+      await screen('operator-queue', op);
+      const deleted = await fetch(`${platform.gateway}/api/v3/predictions/${long}`, {
+        method: 'DELETE',
+        headers: auth,
+      });
+      expect(deleted.status).toBe(200);
+      await op.setViewportSize({ width: 390, height: 844 });
+      await expectFitsThePhone(op);
+      await op.setViewportSize({ width: 1200, height: 900 });
+      await op.goBack();
+      await op.getByRole('heading', { name: /^Account / }).waitFor();
 
       // The new key's holder signs in and runs a task.
       const user = watchPolicy(await userContext.newPage());
@@ -303,6 +341,11 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       await user.getByLabel(/^Prompt/).fill('a gold account');
       await user.getByRole('button', { name: 'Run' }).click();
       await user.getByText('completed', { exact: true }).waitFor({ timeout: 15_000 });
+
+      // The cap removed: back to none.
+      await op.getByRole('button', { name: 'Remove cap' }).click();
+      await op.getByText(/^Cap removed/).waitFor();
+      await op.locator('.account-cap').getByText('no cap', { exact: true }).waitFor();
 
       // Suspended: the user's console shows the refusal (and stays signed in).
       await op.getByRole('button', { name: 'Suspend' }).click();

@@ -5,6 +5,7 @@ import { SchemaForm } from './playground/schema-form';
 import { formFields } from './playground/schema-form.util';
 import { TaskProgress } from './playground/task-progress';
 import { apiError } from './common/api-error.util';
+import { capText, validCap } from './operator/account-cap.util';
 
 /** The views rendered to markup (no browser): what a screen reader and a form submit would see. */
 describe('console views', () => {
@@ -111,5 +112,13 @@ describe('console views', () => {
       signedOut: true,
       message: 'The server answered 401',
     });
+  });
+
+  it("says an account's cap on tasks running at once, and no cap when there is none", () => {
+    expect(capText(null)).toBe('no cap');
+    expect(capText(1)).toBe('1 task at once');
+    expect(capText(10_000)).toBe('10000 tasks at once');
+    expect(['1', '10000', '25'].map(validCap)).toEqual([true, true, true]);
+    expect(['', ' ', '0', '-1', '2.5', '10001', 'x'].map(validCap)).toEqual(Array(7).fill(false));
   });
 });

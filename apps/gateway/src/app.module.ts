@@ -11,6 +11,7 @@ import {
   UploadFileUseCase,
 } from '@genhub/storage';
 import { AdminModule } from './admin/admin.module';
+import { FairStageAccountScheduling } from './admin/fair-stage-account-scheduling.adapter';
 import { LedgerAccountBalances } from './admin/ledger-account-balances.adapter';
 import { BillingHttpModule } from './billing/billing-http.module';
 import { CdnController } from './cdn/cdn.controller';
@@ -20,7 +21,7 @@ import { FilesController } from './files/files.controller';
 import { MediaUploadsController } from './files/media-uploads.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
-import { TasksHttpModule } from './tasks/tasks-http.module';
+import { GATEWAY_TASK_ENGINE, TasksHttpModule } from './tasks/tasks-http.module';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
 import { PublicLinks } from './transport/public-links.service';
 
@@ -35,8 +36,9 @@ export class AppModule {
         StorageModule.forRoot(),
         // Authentication is global: every HTTP module below uses its guard.
         AccountsFeatureModule.forRoot({
-          imports: [BillingDataAccessModule],
+          imports: [BillingDataAccessModule, GATEWAY_TASK_ENGINE],
           balances: LedgerAccountBalances,
+          scheduling: FairStageAccountScheduling,
         }),
         AdminModule,
         TasksHttpModule,

@@ -107,6 +107,7 @@ describe('output files of an upstream model (PostgreSQL + Redis + fake fal + loc
     fal.scripts.push({ output: { images: urls.map((url) => ({ url })) } });
     const ack = await submit.execute({
       accountId,
+      accountLevel: 'Bronze',
       provider: 'fal',
       model: 'flux',
       runType: 'text-to-image',

@@ -60,7 +60,14 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
     moduleRef = await engineTestingModule({
       name: 'task-engine-submit-run-test',
       storage: InMemoryStorageModule.with(storage),
-      env: { ...process.env, CONTENT_BLOCKLIST: 'forbidden,bad word', SYNC_TIMEOUT_MS: '1000' },
+      // These specs take the run jobs from the run queue themselves (no worker): first in first
+      // out, with no fair stage between (fair scheduling: apps/task-worker's fair-share spec).
+      env: {
+        ...process.env,
+        CONTENT_BLOCKLIST: 'forbidden,bad word',
+        SYNC_TIMEOUT_MS: '1000',
+        FAIR_SCHEDULING: 'false',
+      },
     })
       .overrideProvider(ModelCatalogue)
       .useValue(new ModelCatalogue([SIMULATOR_MODEL, LIMITED]))
@@ -150,6 +157,7 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
 
   const sim = (body: unknown, more: Partial<SubmitTaskInput> = {}): SubmitTaskInput => ({
     accountId,
+    accountLevel: 'Bronze',
     provider: 'local',
     model: 'simulator',
     runType: 'test',
@@ -240,9 +248,10 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
       category: 'test',
       state: 'open',
     });
-    // The run job carries ids only: the worker claims the task and reads it in one statement.
+    // The run job carries ids only (the worker claims the task and reads it in one statement),
+    // and how its account is scheduled.
     const job = await until(() => queues.tasks.getJob(`task-${ack.id}`));
-    expect(job.data).toEqual({ v: 1, taskId: ack.id });
+    expect(job.data).toEqual({ v: 1, taskId: ack.id, accountId, level: 'Bronze' });
     const pending = await result.execute({ accountId, taskId: ack.id });
     expect(pending).toEqual({
       body: { id: ack.id, status: 'processing' },
@@ -456,7 +465,7 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
     /** Runs the task from its job as the worker does: the job's data. */
     async function runFromJob(taskId: string) {
       const job = await until(() => queues.tasks.getJob(`task-${taskId}`));
-      expect(job.data).toEqual({ v: 1, taskId });
+      expect(job.data).toEqual({ v: 1, taskId, accountId, level: 'Bronze' });
       return run.execute(job.data as RunTaskJob);
     }
     const claims = () => jest.spyOn(tasks, 'claimForRun');

@@ -82,6 +82,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
   const submitTo = (accountId: string, body: Record<string, unknown> = {}, webhook?: string) =>
     submit.execute({
       accountId,
+      accountLevel: 'Bronze',
       provider: 'local',
       model: 'simulator',
       runType: 'test',

@@ -1,17 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BillingDataAccessModule } from '@genhub/billing-data-access';
 import { ProvidersModule } from '@genhub/providers';
+import { FairStage, fairStageProvider } from '@genhub/queue';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
 import { TasksFeatureModule } from '@genhub/tasks-feature';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
-import { FairStage } from './schedule/fair-stage';
+import { FairFeeder } from './run/fair-feeder.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
 import { RunOutputs } from './run/run-outputs.service';
 import { RunTaskUseCase } from './run/run-task.use-case';
-import { fairStageProvider } from './schedule/fair-stage.provider';
 import { StorageMediaFetcher } from './run/storage-media-fetcher.service';
 import { TaskCancellation } from './run/task-cancellation.service';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
@@ -66,13 +66,21 @@ export class TaskEngineModule {
         fairStageProvider,
         OutboxRelay,
         TaskCancellation,
+        FairFeeder,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
         TaskFinisher,
         RunOutputs,
         RunTaskUseCase,
         SweepStuckTasksUseCase,
       ],
-      exports: [RunTaskUseCase, SweepStuckTasksUseCase, OutboxRelay, TaskCancellation, FairStage],
+      exports: [
+        RunTaskUseCase,
+        SweepStuckTasksUseCase,
+        OutboxRelay,
+        TaskCancellation,
+        FairStage,
+        FairFeeder,
+      ],
     };
   }
 }

@@ -20,7 +20,7 @@ import {
 } from '@genhub/testing';
 import { engineTestingModule } from './engine-testing.fixture';
 import { RunTaskUseCase } from './run/run-task.use-case';
-import { SubmitTaskUseCase } from './submit/submit-task.use-case';
+import { SubmitTaskInput, SubmitTaskUseCase } from './submit/submit-task.use-case';
 
 const storage = new InMemoryObjectStorage();
 
@@ -103,8 +103,9 @@ describe('upstream channel fall-over (PostgreSQL + Redis + fake upstreams)', () 
     await fal.close();
   });
 
-  const image = (prompt: string) => ({
+  const image = (prompt: string): SubmitTaskInput => ({
     accountId,
+    accountLevel: 'Bronze',
     provider: 'openai',
     model: 'gpt-image-1',
     runType: 'text-to-image',

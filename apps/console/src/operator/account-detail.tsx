@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { MAX_CONCURRENT_TASKS_LIMIT } from '@genhub/contracts';
 import { apiError, dataOf } from '../common/api-error.util';
 import { Failure, LoadFailed } from '../common/failure';
 import { useSession } from '../session/session';
+import { capText, validCap } from './account-cap.util';
 import { ApiKeys } from './api-keys';
 import { OnceSecret } from './once-secret';
 
@@ -12,15 +14,21 @@ type Change =
   | { kind: 'top-up'; amount: number }
   | { kind: 'suspend' }
   | { kind: 'unsuspend' }
-  | { kind: 'rotate' };
+  | { kind: 'rotate' }
+  /** The cap on its tasks running at once; null removes it. */
+  | { kind: 'cap'; max: number | null };
 
-/** One account: its figures, top-up, suspend or unsuspend, a new webhook secret, its API keys. */
+/**
+ * One account: its figures, top-up, its cap on tasks running at once, suspend or unsuspend,
+ * a new webhook secret, its API keys.
+ */
 export function AccountDetail({ accountId }: { accountId: string }) {
   const { client } = useSession();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const onBack = () => void navigate('/operator');
   const [amount, setAmount] = useState('');
+  const [cap, setCap] = useState('');
   const [secret, setSecret] = useState<string>();
   const [confirmRotate, setConfirmRotate] = useState(false);
   const path = { params: { path: { id: accountId } } };
@@ -59,6 +67,18 @@ export function AccountDetail({ accountId }: { accountId: string }) {
             ? 'Suspended: its keys are refused (403) until it is unsuspended.'
             : 'Active again.';
         }
+        case 'cap': {
+          const data = dataOf(
+            await client.PATCH('/admin/v1/accounts/{id}', {
+              ...path,
+              body: { max_concurrent_tasks: what.max },
+            }),
+          );
+          setCap('');
+          return data.max_concurrent_tasks === null
+            ? 'Cap removed: its tasks run as workers are free.'
+            : `Cap set: at most ${capText(data.max_concurrent_tasks)}; the rest wait aside while other accounts run.`;
+        }
         case 'rotate': {
           const data = dataOf(await client.POST('/admin/v1/accounts/{id}/webhook-secret', path));
           setSecret(data.webhook_secret);
@@ -73,6 +93,10 @@ export function AccountDetail({ accountId }: { accountId: string }) {
   const topUp = (event: FormEvent) => {
     event.preventDefault();
     change.mutate({ kind: 'top-up', amount: Number(amount) });
+  };
+  const setLimit = (event: FormEvent) => {
+    event.preventDefault();
+    change.mutate({ kind: 'cap', max: Number(cap) });
   };
   const rotate = () => {
     setConfirmRotate(false);
@@ -104,6 +128,8 @@ export function AccountDetail({ accountId }: { accountId: string }) {
         <dd className="account-balance">
           {account.balance} {account.currency} ({account.reserved} reserved by running tasks)
         </dd>
+        <dt>Tasks running at once</dt>
+        <dd className="account-cap">{capText(account.max_concurrent_tasks)}</dd>
       </dl>
       <form onSubmit={topUp} className="actions">
         <label>
@@ -120,6 +146,28 @@ export function AccountDetail({ accountId }: { accountId: string }) {
         <button type="submit" disabled={!(Number(amount) > 0)}>
           Top up
         </button>
+      </form>
+      <form onSubmit={setLimit} className="actions">
+        <label>
+          Cap on tasks running at once (1–{MAX_CONCURRENT_TASKS_LIMIT})
+          <input
+            type="number"
+            min={1}
+            max={MAX_CONCURRENT_TASKS_LIMIT}
+            step={1}
+            required
+            value={cap}
+            onChange={(e) => setCap(e.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={!validCap(cap)}>
+          Set cap
+        </button>
+        {account.max_concurrent_tasks !== null && (
+          <button type="button" onClick={() => change.mutate({ kind: 'cap', max: null })}>
+            Remove cap
+          </button>
+        )}
       </form>
       <div className="actions">
         {account.status === 'active' ? (

@@ -5,6 +5,7 @@ import { SignIn } from '../session/sign-in';
 import { ApiError, apiError } from '../common/api-error.util';
 import { AccountDetail } from './account-detail';
 import { Accounts } from './accounts';
+import { QueueAccounts } from './queue-accounts';
 import { forgetQueueBoardCookie, QueueBoardLink } from './queue-board-link';
 
 /** The admin token passes when it may list one account; a 404 means the admin API is off. */
@@ -55,6 +56,7 @@ function OperatorPages({ baseUrl }: { baseUrl: string }) {
           <NavLink to="/operator" end>
             Accounts
           </NavLink>
+          <NavLink to="/operator/queue">Queue</NavLink>
           <QueueBoardLink baseUrl={baseUrl} />
           <Link to="/playground">User console</Link>
         </nav>
@@ -64,6 +66,7 @@ function OperatorPages({ baseUrl }: { baseUrl: string }) {
         <Routes>
           <Route index element={<Accounts />} />
           <Route path="accounts/:accountId" element={<AccountPage />} />
+          <Route path="queue" element={<QueueAccounts />} />
           <Route path="*" element={<Navigate to="/operator" replace />} />
         </Routes>
       </main>

@@ -50,6 +50,7 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       balance: 0,
       reserved: 0,
       status: 'active',
+      max_concurrent_tasks: null,
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]+$/),
     });
     const rich = await createAccount({ currency: 'CNY', account_level: 'Platinum', balance: 12.5 });
@@ -227,6 +228,7 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       id: a.id,
       currency: 'CNY',
       accountLevel: 'Gold',
+      maxConcurrentTasks: null,
       apiKeyId: keyA.id,
     });
     expect((await whoami(gw.url, keyB.key)).body).toMatchObject({ id: b.id, apiKeyId: keyB.id });

@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   Param,
+  Patch,
   Post,
   Query,
   UseGuards,
@@ -25,24 +26,29 @@ import {
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
+  UpdateAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
   AdminRoute,
   AdminAccountDto,
   AdminAccountPageDto,
   AdminApiKeyListDto,
+  AdminQueueAccountPageDto,
   BillingRecordDto,
   CreateAccountDto,
   CreateApiKeyDto,
   DEFAULT_ACCOUNT_LEVEL,
   IssuedApiKeyDto,
   ListAccountsQueryDto,
+  ListQueueAccountsQueryDto,
   RevokedApiKeyDto,
   RotatedWebhookSecretDto,
   TopUpDto,
+  UpdateAccountDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
 import { DEFAULT_CURRENCY } from '@genhub/money';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { amountUnits } from './amount-units.util';
 
 const AccountIdParam = () =>
@@ -62,6 +68,8 @@ export class AdminController {
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
+    private readonly listQueueAccounts: ListQueueAccountsUseCase,
+    private readonly updateAccount: UpdateAccountUseCase,
   ) {}
 
   @Post('accounts')
@@ -121,6 +129,29 @@ export class AdminController {
     return presentAdminAccount(await this.getAccount.execute(id));
   }
 
+  /** Extension (issue 36): the level and the optional cap on tasks running at once. */
+  @Patch('accounts/:id')
+  @AdminRoute({
+    operationId: 'adminUpdateAccount',
+    tag: 'Admin',
+    summary: 'Change an account',
+    description:
+      "Changes the fields given and keeps the others: `account_level` (its weight when accounts share the workers) and `max_concurrent_tasks` (1–10000: at most that many of the account's tasks run at once, the others wait aside while other accounts' run; `null` removes the cap, the default). Applies at once, to tasks already waiting too.",
+    ok: { description: 'The account.', type: AdminAccountDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  @AccountIdParam()
+  @ApiBody({ type: UpdateAccountDto })
+  async update(@Param('id') id: string, @Body() body: UpdateAccountDto): Promise<AdminAccountDto> {
+    return presentAdminAccount(
+      await this.updateAccount.execute({
+        accountId: id,
+        accountLevel: body.account_level,
+        maxConcurrentTasks: body.max_concurrent_tasks,
+      }),
+    );
+  }
+
   @Post('accounts/:id/api-keys')
   @AdminRoute({
     operationId: 'adminIssueApiKey',
@@ -166,6 +197,21 @@ export class AdminController {
   @ApiParam({ name: 'keyId', description: 'The key id.', format: 'uuid' })
   revoke(@Param('keyId') keyId: string): Promise<RevokedApiKeyDto> {
     return this.revokeKey.execute(keyId);
+  }
+
+  /** Extension (issue 36): who waits in the queue, and who runs. */
+  @Get('queue/accounts')
+  @AdminRoute({
+    operationId: 'adminListQueueAccounts',
+    tag: 'Admin',
+    summary: 'List the queue by account',
+    description:
+      'The accounts with tasks waiting (`created`) or running (`processing`), most waiting first, then by account id; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). `totals` sums the whole queue, whatever the page. Read from PostgreSQL: a count that changes between two pages may move an account across the page boundary.',
+    ok: { description: 'A page of accounts with open tasks.', type: AdminQueueAccountPageDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  listQueue(@Query() query: ListQueueAccountsQueryDto): Promise<AdminQueueAccountPageDto> {
+    return this.listQueueAccounts.execute({ cursor: query.cursor, limit: query.limit });
   }
 
   @Post('accounts/:id/top-ups')

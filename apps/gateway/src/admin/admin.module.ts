@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TasksFeatureModule } from '@genhub/tasks-feature';
 import { AdminController } from './admin.controller';
 
-/** The admin API; the use-cases come from the (global) AccountsFeatureModule. */
-@Module({ controllers: [AdminController] })
+/**
+ * The admin API; the account use-cases come from the (global)
+ * AccountsFeatureModule, the queue by account from the tasks domain's reads.
+ */
+@Module({ imports: [TasksFeatureModule], controllers: [AdminController] })
 export class AdminModule {}

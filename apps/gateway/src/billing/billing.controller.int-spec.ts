@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   type AccountBalances,
+  type AccountScheduling,
   AccountsFeatureModule,
   CreateAccountUseCase,
   IssueApiKeyUseCase,
@@ -35,6 +36,14 @@ class TestBalances implements AccountBalances {
   async balancesOf(accountIds: readonly string[]) {
     const views = await this.ledger.balancesOf(accountIds);
     return new Map(views.map((view) => [view.accountId, view]));
+  }
+}
+
+/** No scheduler here: these specs change no account's level or cap. */
+@Injectable()
+class TestScheduling implements AccountScheduling {
+  shareChanged(): Promise<void> {
+    return Promise.resolve();
   }
 }
 
@@ -71,6 +80,7 @@ describe('billing endpoints', () => {
         AccountsFeatureModule.forRoot({
           imports: [BillingDataAccessModule],
           balances: TestBalances,
+          scheduling: TestScheduling,
         }),
         BillingHttpModule,
       ],

@@ -176,6 +176,7 @@ describe('the OpenAPI document', () => {
         'POST /admin/v1/accounts',
         'GET /admin/v1/accounts',
         'GET /admin/v1/accounts/{id}',
+        'PATCH /admin/v1/accounts/{id}',
         'POST /admin/v1/accounts/{id}/api-keys',
         'GET /admin/v1/accounts/{id}/api-keys',
         'DELETE /admin/v1/api-keys/{keyId}',
@@ -183,6 +184,7 @@ describe('the OpenAPI document', () => {
         'POST /admin/v1/accounts/{id}/suspend',
         'POST /admin/v1/accounts/{id}/unsuspend',
         'POST /admin/v1/accounts/{id}/webhook-secret',
+        'GET /admin/v1/queue/accounts',
       ].sort(),
     );
   });
@@ -347,9 +349,28 @@ describe('the OpenAPI document', () => {
       'balance',
       'reserved',
       'status',
+      'max_concurrent_tasks',
       'webhook_secret',
     ]);
     expect(schema('AdminAccount').required).not.toContain('webhook_secret');
+    expect(schema('AdminAccount').required).toContain('max_concurrent_tasks');
+    // Issue 36: the operator's optional cap, null (no cap) by default, changed by PATCH.
+    expect(schema('AdminAccount').properties.max_concurrent_tasks).toMatchObject({
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      maximum: 10_000,
+    });
+    const update = document.paths['/admin/v1/accounts/{id}'].patch;
+    expect(update.operationId).toBe('adminUpdateAccount');
+    expect(Object.keys(update.responses)).toEqual(['200', '400', '401', '404', '500']);
+    expect(update.responses['400'].$ref).toBe('#/components/responses/AdminBadRequest');
+    expect(update.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AdminUpdateAccountRequest',
+    );
+    expect(keys('AdminUpdateAccountRequest')).toEqual(['account_level', 'max_concurrent_tasks']);
+    expect(schema('AdminUpdateAccountRequest').required).toBeUndefined();
+    expect(schema('AdminUpdateAccountRequest').additionalProperties).toBe(false);
     expect(schema('AdminTopUpRequest').required).toEqual(['amount']);
     const topUp = document.paths['/admin/v1/accounts/{id}/top-ups'].post;
     expect(topUp.responses['201'].content['application/json'].schema.$ref).toBe(
@@ -395,6 +416,34 @@ describe('the OpenAPI document', () => {
       'last_used_at',
     ]);
     for (const name of ['AdminAccountPage', 'AdminApiKey', 'AdminApiKeyList']) {
+      expect(schema(name).additionalProperties).toBe(false);
+      expect([...schema(name).required].sort()).toEqual(keys(name).sort());
+    }
+  });
+
+  it('documents the queue by account (issue 36)', () => {
+    const list = document.paths['/admin/v1/queue/accounts'].get;
+    expect(list.operationId).toBe('adminListQueueAccounts');
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '404', '500']);
+    expect(list.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/AdminQueueAccountPage',
+    );
+    expect(list.parameters.map((p: Json) => [p.name, p.in, p.required, p.schema.type])).toEqual(
+      expect.arrayContaining([
+        ['cursor', 'query', false, 'string'],
+        ['limit', 'query', false, 'integer'],
+      ]),
+    );
+    expect(list.parameters).toHaveLength(2);
+    expect(keys('AdminQueueAccountPage')).toEqual(['data', 'next_cursor', 'totals']);
+    expect(keys('AdminQueueAccount')).toEqual([
+      'account_id',
+      'waiting',
+      'running',
+      'oldest_waiting_at',
+    ]);
+    expect(keys('AdminQueueTotals')).toEqual(['waiting', 'running', 'accounts']);
+    for (const name of ['AdminQueueAccountPage', 'AdminQueueAccount', 'AdminQueueTotals']) {
       expect(schema(name).additionalProperties).toBe(false);
       expect([...schema(name).required].sort()).toEqual(keys(name).sort());
     }

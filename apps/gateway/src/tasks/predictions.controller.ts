@@ -100,7 +100,7 @@ export class PredictionsController {
   ): Promise<ApiEnvelopeDto<PredictionDto>> {
     const { input: modelInput, sync } = splitSyncSwitch(body);
     const slug = { provider, model, runType };
-    const input = submitInput(account.id, slug, modelInput, query, request, idempotencyKey);
+    const input = submitInput(account, slug, modelInput, query, request, idempotencyKey);
     const submittedAt = new Date();
     if (sync) {
       const result = await this.syncSubmit.execute(input);

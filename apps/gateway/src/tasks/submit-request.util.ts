@@ -1,8 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import type { AccountLevel } from '@genhub/contracts';
 import { type RawQuery, SubmitTaskQueryDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
+import type { AuthenticatedAccount } from '@genhub/accounts-feature';
 import type { SubmitTaskInput } from '@genhub/task-engine';
 
 /** A query value given at most once: a repeated parameter is refused, naming it. */
@@ -55,9 +57,12 @@ export interface SubmitSlug {
   runType: string;
 }
 
-/** The submit use-case's input from the parts of a submit request. */
+/**
+ * The submit use-case's input from the parts of a submit request: the caller's account with
+ * its level and cap (the fair stage's share of it, issue 36), the slug, body, query and headers.
+ */
 export function submitInput(
-  accountId: string,
+  account: Pick<AuthenticatedAccount, 'id' | 'accountLevel' | 'maxConcurrentTasks'>,
   slug: SubmitSlug,
   body: unknown,
   query: RawQuery<SubmitTaskQueryDto>,
@@ -65,7 +70,9 @@ export function submitInput(
   idempotencyKey: string | undefined,
 ): SubmitTaskInput {
   return {
-    accountId,
+    accountId: account.id,
+    accountLevel: account.accountLevel,
+    maxConcurrentTasks: account.maxConcurrentTasks,
     ...slug,
     body,
     webhook: single(query.webhook, 'webhook'),

@@ -43,7 +43,7 @@ const EVENTS_DESCRIPTION = [
   'Server-sent events for one of your tasks, from its current status on:',
   '',
   '- `created`, `processing`, then `completed` or `failed` (each with `id` 1, 2, 3 and the task as `data`, as `GET …/result` shows it but with its exact status), or `deleted` (`{id, status: "deleted"}`); a status that passes quicker than it can be read may be skipped, never repeated or reversed;',
-  '- `queue` while the task waits: `{id, queue_position}`, the tasks ahead of it, when it changes;',
+  '- `queue` while the task waits: `{id, queue_position, estimated_start_ms}`, the tasks ahead of it under fair scheduling and when it should start, when it changes;',
   '- a comment line every 15 s as a heartbeat.',
   '',
   'The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).',

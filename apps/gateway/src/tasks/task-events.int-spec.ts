@@ -177,8 +177,16 @@ describe('task event streams (built gateway + task-worker)', () => {
     expect(names(answer)).toEqual(['created', 'queue', 'queue', 'processing', 'completed']);
     const [created, ahead1, ahead0, processing, completed] = answer.frames;
     expect([created.id, processing.id, completed.id]).toEqual(['1', '2', '3']);
-    expect(ahead1).toEqual({ event: 'queue', data: { id, queue_position: 1 } });
-    expect(ahead0).toEqual({ event: 'queue', data: { id, queue_position: 0 } });
+    // One task ahead, started at the pace of the two before it; then next (0 ms).
+    expect(ahead1).toEqual({
+      event: 'queue',
+      data: { id, queue_position: 1, estimated_start_ms: expect.any(Number) },
+    });
+    expect((ahead1.data as { estimated_start_ms: number }).estimated_start_ms).toBeGreaterThan(0);
+    expect(ahead0).toEqual({
+      event: 'queue',
+      data: { id, queue_position: 0, estimated_start_ms: 0 },
+    });
     expect(created.data).toMatchObject({ id, status: 'created', outputs: [] });
     expect(processing.data).toMatchObject({ id, status: 'processing' });
     expect(completed.data).toMatchObject({

@@ -86,7 +86,7 @@ export class TasksController {
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubmitAckDto | TaskResultBody> {
     const slug = { provider, model, runType };
-    const input = submitInput(account.id, slug, body, query, request, idempotencyKey);
+    const input = submitInput(account, slug, body, query, request, idempotencyKey);
     return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
   }
 

@@ -155,6 +155,8 @@ export interface AdminAccount {
   balance: number;
   reserved: number;
   status: string;
+  /** The operator's cap on tasks running at once; null: none. */
+  max_concurrent_tasks: number | null;
   webhook_secret?: string;
 }
 

@@ -63,6 +63,12 @@ describe('CORS (in-process gateway)', () => {
       expect(
         (await preflight(gw, '/admin/v1/accounts', OPS)).headers.get('access-control-allow-origin'),
       ).toBe(OPS);
+      // The operator's page changes an account with PATCH (its cap, its level).
+      expect(
+        (await preflight(gw, '/admin/v1/accounts/x', OPS, 'PATCH')).headers.get(
+          'access-control-allow-methods',
+        ),
+      ).toBe('GET, POST, PUT, DELETE, PATCH');
       expect(
         (await preflight(gw, '/admin/v1/accounts', APP)).headers.get('access-control-allow-origin'),
       ).toBeNull();

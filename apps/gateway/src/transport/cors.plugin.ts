@@ -15,15 +15,17 @@ const ALLOWED_HEADERS = [
 ];
 const EXPOSED_HEADERS = ['Retry-After', 'x-request-id'];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+/** The admin API also changes an account in place (`PATCH /admin/v1/accounts/{id}`). */
+const ADMIN_METHODS = [...METHODS, 'PATCH'];
 
 const isAdminPath = (url: string) => url === '/admin' || url.startsWith('/admin/');
 
 /** The CORS answer for an origin list: none (no headers, preflight refused), any, or those. */
-function policy(origins: readonly string[]): FastifyCorsOptions {
+function policy(origins: readonly string[], methods: readonly string[]): FastifyCorsOptions {
   if (origins.length === 0) return { origin: false };
   return {
     origin: origins.includes('*') ? '*' : [...origins],
-    methods: METHODS,
+    methods: [...methods],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     // The API key is a header, never a cookie: credentials are never allowed.
@@ -39,8 +41,8 @@ function policy(origins: readonly string[]): FastifyCorsOptions {
  */
 export async function registerCors(app: NestFastifyApplication): Promise<void> {
   const config = app.get(CorsConfig);
-  const publicPolicy = policy(config.CORS_ALLOWED_ORIGINS);
-  const adminPolicy = policy(config.CORS_ADMIN_ALLOWED_ORIGINS);
+  const publicPolicy = policy(config.CORS_ALLOWED_ORIGINS, METHODS);
+  const adminPolicy = policy(config.CORS_ADMIN_ALLOWED_ORIGINS, ADMIN_METHODS);
   if (publicPolicy.origin === false && adminPolicy.origin === false) return;
   await app.register(cors, {
     delegator: (request: FastifyRequest, callback) =>

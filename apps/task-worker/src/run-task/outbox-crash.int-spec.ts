@@ -25,7 +25,13 @@ import {
   TaskEngineModule,
 } from '@genhub/task-engine';
 import { ObservabilityModule } from '@genhub/observability';
-import { QueueModule, QueueName, redisConnection } from '@genhub/queue';
+import {
+  FairStage,
+  QueueModule,
+  QueueName,
+  type RedisClient,
+  redisConnection,
+} from '@genhub/queue';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import {
   createTestDatabase,
@@ -105,6 +111,10 @@ async function startWorker(options: { relay: boolean }): Promise<INestApplicatio
 describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
   let billingQueue: Queue;
   let tasksQueue: Queue;
+  let stage: FairStage;
+  /** Handed over by a relay: waiting in the fair stage, or (taken by a feeder) in the run queue. */
+  const handedOver = async (taskId: string) =>
+    (await stage.holds(taskId)) || (await tasksQueue.getJob(`task-${taskId}`)) !== undefined;
   const opened: INestApplicationContext[] = [];
   let database: string;
 
@@ -115,6 +125,11 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const connection = redisConnection(process.env.REDIS_URL as string);
     const prefix = own.QUEUE_PREFIX;
     tasksQueue = new Queue(QueueName.Tasks, { connection, prefix });
+    stage = new FairStage(
+      async () => (await tasksQueue.getBackend().client) as unknown as RedisClient,
+      prefix,
+      { runningLeaseMs: 60_000 },
+    );
     billingQueue = new Queue(QueueName.Billing, { connection, prefix });
     opened.push(await startBilling());
   });
@@ -170,6 +185,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     await gateway.get(OutboxRelay).onApplicationShutdown();
     const ack = await gateway.get(SubmitTaskUseCase).execute({
       accountId,
+      accountLevel: 'Bronze',
       provider: 'local',
       model: 'simulator',
       runType: 'test',
@@ -178,7 +194,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const ds = gateway.get(DataSource);
     expect(await outboxRowsFor(ds, ack.id)).toEqual([`task-${ack.id}`]);
     await gateway.close();
-    expect(await tasksQueue.getJob(`task-${ack.id}`)).toBeUndefined();
+    expect(await handedOver(ack.id)).toBe(false);
 
     const worker = await startWorker({ relay: true });
     opened.push(worker);
@@ -197,6 +213,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const submit = (prompt: string) =>
       gateway.get(SubmitTaskUseCase).execute({
         accountId,
+        accountLevel: 'Bronze',
         provider: 'local',
         model: 'simulator',
         runType: 'test',
@@ -206,7 +223,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await submit(`burst ${i}`)).id);
     // Enqueued straight away, long before the poll's grace would pass.
-    for (const id of ids) await until(() => tasksQueue.getJob(`task-${id}`), 10_000);
+    for (const id of ids) await until(() => handedOver(id), 10_000);
     await sleep(HANDOVER_DELETE_MS * 3);
     for (const id of ids) expect(await outboxRowsFor(ds, id)).toEqual([]);
     // One DELETE for the burst (two if the submits straddled a window), not one per row.
@@ -217,7 +234,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const last = await submit('last');
     await gateway.close();
     opened.pop();
-    expect(await tasksQueue.getJob(`task-${last.id}`)).toBeDefined();
+    expect(await handedOver(last.id)).toBe(true);
     // Read through the billing app's pool: the gateway's is closed.
     expect(await outboxRowsFor(opened[0].get(DataSource), last.id)).toEqual([]);
   }, 30_000);
@@ -234,6 +251,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
       .mockRejectedValueOnce(new Error('process died before marking the rows sent'));
     const ack = await gateway.get(SubmitTaskUseCase).execute({
       accountId,
+      accountLevel: 'Bronze',
       provider: 'local',
       model: 'simulator',
       runType: 'test',
@@ -242,8 +260,8 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const ds = gateway.get(DataSource);
     await sleep(HANDOVER_GRACE_MS + 200); // the poll leaves younger rows to their writer
     await expect(relay.drainOnce()).rejects.toThrow('process died');
-    // The job is in BullMQ, yet its row is still in the outbox (the transaction rolled back).
-    expect(await tasksQueue.getJob(`task-${ack.id}`)).toBeDefined();
+    // The task is handed over, yet its row is still in the outbox (the transaction rolled back).
+    expect(await handedOver(ack.id)).toBe(true);
     expect(await outboxRowsFor(ds, ack.id)).toEqual([`task-${ack.id}`]);
 
     // A worker (with no relay of its own) runs it; the row is still waiting when it is done.
@@ -255,7 +273,8 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
       10_000,
     );
     expect(await outboxRowsFor(ds, ack.id)).toEqual([`task-${ack.id}`]);
-    // The relay comes back and sends it again: the run-task job id is taken, so nothing runs again.
+    // The relay comes back and sends it again: staged again and handed over by the worker's
+    // feeder, the run-task job id is taken, so nothing runs again.
     remove.mockRestore();
     expect(await relay.drainOnce()).toBe(1);
     expect(await outboxRowsFor(ds, ack.id)).toEqual([]);

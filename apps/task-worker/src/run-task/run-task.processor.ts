@@ -4,10 +4,11 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
 import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
-import { RunTaskUseCase } from '@genhub/task-engine';
+import { FairFeeder, RunTaskUseCase } from '@genhub/task-engine';
 
 /**
- * Consumes `run-task` jobs. Concurrency (TASK_CONCURRENCY) and the lock
+ * Consumes `run-task` jobs (handed over by the fair feeder, or straight from
+ * the outbox with FAIR_SCHEDULING off). Concurrency (TASK_CONCURRENCY) and the lock
  * (TASK_LOCK_MS) come from configuration, applied before the worker starts
  * (ObservedWorkerHost starts it once the queue prefix is checked). A job whose worker died (stalled) is moved back
  * to the queue by BullMQ and run again; the task's conditional writes make
@@ -23,6 +24,7 @@ export class RunTaskProcessor extends ObservedWorkerHost {
   constructor(
     private readonly runTask: RunTaskUseCase,
     private readonly config: TaskConfig,
+    private readonly feeder: FairFeeder,
     metrics: MetricsService,
   ) {
     super(metrics);
@@ -42,6 +44,16 @@ export class RunTaskProcessor extends ObservedWorkerHost {
 
   protected async handle(job: Job<RunTaskJob>): Promise<string> {
     const { data } = parseJob(job, RunTaskProcessor.JOBS);
+    // Each slot's start and end tell the fair feeder what it may take from the stage.
+    this.feeder.started();
+    try {
+      return await this.run(job, data);
+    } finally {
+      this.feeder.ended(data);
+    }
+  }
+
+  private async run(job: Job<RunTaskJob>, data: RunTaskJob): Promise<string> {
     const {
       outcome,
       model = '',

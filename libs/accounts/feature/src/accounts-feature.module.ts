@@ -5,6 +5,7 @@ import { ApiKeyAuthenticator } from './auth/api-key-authenticator.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthChangesPublisher } from './auth/auth-changes.service';
 import { ACCOUNT_BALANCES, AccountBalances } from './ports/account-balances.port';
+import { ACCOUNT_SCHEDULING, AccountScheduling } from './ports/account-scheduling.port';
 import { CreateAccountUseCase } from './use-cases/create-account/create-account.use-case';
 import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case';
 import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
@@ -14,12 +15,15 @@ import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/ro
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
 import { TopUpAccountUseCase } from './use-cases/top-up-account/top-up-account.use-case';
+import { UpdateAccountUseCase } from './use-cases/update-account/update-account.use-case';
 
 export interface AccountsFeatureOptions {
-  /** Modules the balances adapter needs (e.g. the billing data-access module). */
+  /** Modules the adapters need (e.g. the billing data-access module). */
   imports?: ModuleMetadata['imports'];
   /** The ledger behind the admin use-cases, bound by the app. */
   balances: Type<AccountBalances>;
+  /** The task scheduler told of an account's new level or cap, bound by the app. */
+  scheduling: Type<AccountScheduling>;
 }
 
 const USE_CASES = [
@@ -32,6 +36,7 @@ const USE_CASES = [
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
+  UpdateAccountUseCase,
 ];
 
 /**
@@ -52,7 +57,11 @@ export class AccountsFeatureModule {
       module: AccountsFeatureModule,
       global: true,
       imports: [AccountsDataAccessModule, ...(options.imports ?? [])],
-      providers: [...exported, { provide: ACCOUNT_BALANCES, useClass: options.balances }],
+      providers: [
+        ...exported,
+        { provide: ACCOUNT_BALANCES, useClass: options.balances },
+        { provide: ACCOUNT_SCHEDULING, useClass: options.scheduling },
+      ],
       exports: [...exported, AccountsDataAccessModule],
     };
   }

@@ -23,3 +23,29 @@ export function decodeKeysetCursor(cursor: string): KeysetPosition | undefined {
     return undefined;
   return { createdAt, id };
 }
+
+/**
+ * A keyset page's position in a list ordered by a count, largest first, then
+ * by id (the operator's queue by account: waiting tasks, account id).
+ */
+export interface CountKeysetPosition {
+  count: number;
+  id: string;
+}
+
+/** A count as `encodeCountKeysetCursor` writes it: no sign, no leading zero, a safe integer. */
+const COUNT = /^(0|[1-9]\d{0,14})$/;
+
+/** The position as an opaque, URL-safe cursor (`c.` marks the kind: never a time-ordered one). */
+export function encodeCountKeysetCursor(position: CountKeysetPosition): string {
+  return Buffer.from(`c.${position.count}|${position.id}`).toString('base64url');
+}
+
+/** The position a cursor names; undefined for anything `encodeCountKeysetCursor` did not make. */
+export function decodeCountKeysetCursor(cursor: string): CountKeysetPosition | undefined {
+  const [count, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (extra !== undefined || !count?.startsWith('c.') || !UUID.test(id ?? '')) return undefined;
+  const digits = count.slice(2);
+  if (!COUNT.test(digits)) return undefined;
+  return { count: Number(digits), id: id.toLowerCase() };
+}

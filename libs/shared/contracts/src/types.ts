@@ -38,6 +38,8 @@ export type ListTasksQuery = NonNullable<operations['listTasks']['parameters']['
 /** The admin API's account (`GET /admin/v1/accounts/{id}`) and a page of `GET /admin/v1/accounts`. */
 export type AdminAccount = Schemas['AdminAccount'];
 export type AdminAccountPage = Schemas['AdminAccountPage'];
+/** Body of `PATCH /admin/v1/accounts/{id}`: the level and the cap on tasks running at once. */
+export type AdminUpdateAccountRequest = Schemas['AdminUpdateAccountRequest'];
 /** Filter and page of `GET /admin/v1/accounts`. */
 export type AdminListAccountsQuery = NonNullable<
   operations['adminListAccounts']['parameters']['query']
@@ -45,6 +47,14 @@ export type AdminListAccountsQuery = NonNullable<
 /** One key of `GET /admin/v1/accounts/{id}/api-keys`, and the answer. */
 export type AdminApiKey = Schemas['AdminApiKey'];
 export type AdminApiKeyList = Schemas['AdminApiKeyList'];
+/** The queue by account (`GET /admin/v1/queue/accounts`): one account, the totals, a page. */
+export type AdminQueueAccount = Schemas['AdminQueueAccount'];
+export type AdminQueueTotals = Schemas['AdminQueueTotals'];
+export type AdminQueueAccountPage = Schemas['AdminQueueAccountPage'];
+/** Page of `GET /admin/v1/queue/accounts`. */
+export type AdminListQueueAccountsQuery = NonNullable<
+  operations['adminListQueueAccounts']['parameters']['query']
+>;
 /** `data` of a task stream's `queue` event. */
 export type TaskQueueEvent = Schemas['TaskQueueEvent'];
 export type TaskEventsToken = Schemas['TaskEventsToken'];

@@ -6,3 +6,5 @@ export * from './redis-connection.util';
 export * from './redis-outage.util';
 export * from './queue-prefix-claim.util';
 export * from './queue-prefix-ownership.service';
+export * from './fair/fair-stage';
+export * from './fair/fair-stage.provider';

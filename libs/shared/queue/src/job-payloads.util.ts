@@ -44,10 +44,17 @@ export function parseJob<N extends JobName>(
   optional('requestId', (v) => typeof v === 'string', 'must be a string');
   switch (name as JobName) {
     case JobName.RunTask:
-      // A version-2 job (filled before the upgrade) runs as the one shape there is now.
+      optional('accountId', (v) => typeof v === 'string' && isUUID(v), 'must be a UUID');
+      // A version-2 job (filled before the upgrade) runs as the one shape there is now; the
+      // account (a job the fair stage handed over) tells the stage when its run ends.
       return {
         name,
-        data: { v: 1, taskId: data.taskId, requestId: data.requestId },
+        data: {
+          v: 1,
+          taskId: data.taskId,
+          requestId: data.requestId,
+          ...(data.accountId ? { accountId: data.accountId } : {}),
+        },
       } as unknown as Extract<JobItem, { name: N }>;
     case JobName.SettleTask:
       uuid('accountId');

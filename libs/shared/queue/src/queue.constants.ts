@@ -22,11 +22,20 @@ export type JobName = (typeof JobName)[keyof typeof JobName];
  * A run job is ids only: the worker claims the task and reads it in one
  * statement. (Version 2 jobs, which also carried the task's fixed fields, are
  * still accepted from queues filled before the upgrade and run as version 1.)
+ * Its outbox row also says how its account is scheduled (`accountId`,
+ * `level`, `maxConcurrentTasks`): the relay hands it to the fair stage
+ * (decision 0133); a row without them goes straight to the run queue.
  */
 export interface RunTaskJob {
   v: 1;
   taskId: string;
   requestId?: string;
+  /** The task's account: its line in the fair stage, and its cap's count while it runs. */
+  accountId?: string;
+  /** The account's level at submit (an AccountLevel): its weight under fair scheduling. */
+  level?: string;
+  /** The operator's cap on the account's running tasks at submit; absent or null: none. */
+  maxConcurrentTasks?: number | null;
 }
 export interface SettleTaskJob {
   v: 1;
@@ -126,6 +135,8 @@ export const PubSubChannel = {
   TaskStatus: 'task-status',
   /** A task was deleted while processing (message: task id). Aborts the run. */
   TaskCancel: 'task-cancel',
+  /** The fair stage had nothing to hand out and now has (message empty). Wakes idle task-workers' feeders. */
+  FairWork: 'fair-work',
   /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */
   AuthChanged: 'auth-changed',
 } as const;

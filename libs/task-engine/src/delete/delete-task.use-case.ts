@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
 import { AppException } from '@genhub/errors';
-import { PubSubChannel, JobName, PubSubService } from '@genhub/queue';
+import { FairStage, PubSubChannel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
@@ -36,6 +36,7 @@ export class DeleteTaskUseCase {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     private readonly pubsub: PubSubService,
     private readonly relay: OutboxRelay,
+    private readonly fairStage: FairStage,
   ) {}
 
   async execute(input: DeleteTaskInput): Promise<DeleteTaskAnswerDto> {
@@ -63,6 +64,11 @@ export class DeleteTaskUseCase {
       });
       if (!announced) continue;
       this.relay.handOver(announced);
+      // A waiting task leaves its line (one already handed over finds its row deleted and never runs).
+      if (task.status === 'created')
+        await this.fairStage
+          .remove(task.accountId, task.id)
+          .catch((e: Error) => this.logger.warn(`fair stage remove of ${task.id}: ${e.message}`));
       // The run stops (processing only); event streams end with `deleted` (any status).
       const notices =
         task.status === 'processing'

@@ -2,7 +2,7 @@ import { sleep } from '@genhub/testing';
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { RedisConfig } from '@genhub/config';
-import { JobName } from '@genhub/queue';
+import { type FairStage, JobName, PubSubChannel } from '@genhub/queue';
 import type { OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 import { HANDOVER_DELETE_MS, OutboxRelay, REPLICA_WAIT_MS } from './outbox-relay.service';
 
@@ -38,6 +38,7 @@ function relayWith(
   replicas: number,
   connected = 1,
   prefixChecked = true,
+  fair = true,
 ) {
   const removed: number[] = [];
   const outbox = {
@@ -48,20 +49,82 @@ function relayWith(
   const other = fakeQueue(replicas, connected);
   const redis = { topology: { kind: topology } } as unknown as RedisConfig;
   const dataSource = { manager: {} } as unknown as DataSource;
-  const relay = new OutboxRelay(dataSource, outbox, tasks.queue, other.queue, other.queue, redis, {
-    isVerified: prefixChecked,
-  });
+  const staged: { taskId: string; weight: number; cap?: number | null }[] = [];
+  const stage = {
+    add: async (
+      task: { taskId: string },
+      share: { weight: number; maxConcurrentTasks?: number },
+    ) => {
+      staged.push({ taskId: task.taskId, weight: share.weight, cap: share.maxConcurrentTasks });
+      return staged.length === 1; // the first add finds the stage idle
+    },
+  } as unknown as FairStage;
+  const published: string[] = [];
+  const pubsub = { publish: async (channel: string) => void published.push(channel) };
+  const relay = new OutboxRelay(
+    dataSource,
+    outbox,
+    tasks.queue,
+    other.queue,
+    other.queue,
+    redis,
+    { isVerified: prefixChecked },
+    stage,
+    pubsub,
+    { FAIR_SCHEDULING: fair },
+  );
   relay.onApplicationBootstrap();
-  return { relay, removed, tasks };
+  return { relay, removed, tasks, staged, published };
 }
 
-const row = (id: number): OutboxRow =>
+const row = (id: number, account?: object): OutboxRow =>
   ({
     id,
     jobName: JobName.RunTask,
     jobId: `task-${id}`,
-    payload: { v: 1, taskId: `t${id}` },
+    payload: { v: 1, taskId: `t${id}`, ...account },
   }) as unknown as OutboxRow;
+
+/** A run job's row as a submit writes it: with its account's line, level and cap. */
+const accountRow = (id: number, level = 'Gold', maxConcurrentTasks?: number) =>
+  row(id, { accountId: 'a1', level, ...(maxConcurrentTasks ? { maxConcurrentTasks } : {}) });
+
+describe('OutboxRelay and the fair stage', () => {
+  let running: OutboxRelay | undefined;
+  afterEach(() => running?.onApplicationShutdown());
+
+  it('stages run jobs that say their account, with the level’s weight and the cap, and wakes the feeders once', async () => {
+    const { relay, removed, tasks, staged, published } = relayWith('standalone', 0);
+    running = relay;
+    relay.handOver([accountRow(1), accountRow(2, 'Bronze', 3), row(3)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(staged).toEqual([
+      { taskId: 't1', weight: 4, cap: undefined },
+      { taskId: 't2', weight: 1, cap: 3 },
+    ]);
+    // A row from before fair scheduling (no account) goes to the run queue as it did.
+    expect(tasks.added).toEqual(['task-3']);
+    expect(published).toEqual([PubSubChannel.FairWork]);
+    expect(removed).toEqual([1, 2, 3]);
+  });
+
+  it('FAIR_SCHEDULING off: every run job goes to the run queue, first in first out', async () => {
+    const { relay, tasks, staged } = relayWith('standalone', 0, 1, true, false);
+    running = relay;
+    relay.handOver([accountRow(1), accountRow(2)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect([tasks.added, staged]).toEqual([['task-1', 'task-2'], []]);
+  });
+
+  it('Sentinel: a staged job’s row waits for a replica of the run queue’s connection', async () => {
+    const { relay, removed, tasks } = relayWith('sentinel', 0);
+    running = relay;
+    relay.handOver([accountRow(7)]);
+    await sleep(HANDOVER_DELETE_MS + 50);
+    expect(tasks.waits).toEqual([[1, REPLICA_WAIT_MS]]);
+    expect(removed).toEqual([]);
+  });
+});
 
 describe('OutboxRelay hand-over', () => {
   let running: OutboxRelay | undefined;

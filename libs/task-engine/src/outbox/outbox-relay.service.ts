@@ -9,15 +9,20 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { RedisConfig } from '@genhub/config';
+import { RedisConfig, TaskConfig } from '@genhub/config';
+import { LEVEL_WEIGHTS, type AccountLevel } from '@genhub/contracts';
 import {
+  FairStage,
   JOB_OPTIONS,
   JOB_QUEUE,
   JobItem,
   JobName,
   jobIdFor,
+  PubSubChannel,
+  PubSubService,
   QueueName,
   QueuePrefixOwnership,
+  RunTaskJob,
 } from '@genhub/queue';
 import { OutboxItem, OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 
@@ -62,6 +67,9 @@ export const REPLICA_COUNT_TTL_MS = 1000;
  * job too, so a failover right after the hand-over loses nothing either.
  * Nothing is handed over before the queue prefix is known to be this
  * installation's (QueuePrefixOwnership): until then the rows wait.
+ * A run job that says its account goes to the fair stage instead of the run
+ * queue (FAIR_SCHEDULING, decision 0133): the task-workers' feeders take it
+ * from there in fair order. A re-sent one is a no-op there too.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -89,10 +97,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     redis: RedisConfig,
     @Inject(QueuePrefixOwnership)
     private readonly ownership: Pick<QueuePrefixOwnership, 'isVerified'>,
+    private readonly fairStage: FairStage,
+    @Inject(PubSubService) private readonly pubsub: Pick<PubSubService, 'publish'>,
+    @Inject(TaskConfig) taskConfig: Pick<TaskConfig, 'FAIR_SCHEDULING'>,
   ) {
     this.queues = { tasks, billing, webhooks };
     this.waitForReplica = redis.topology.kind === 'sentinel';
+    this.fair = taskConfig.FAIR_SCHEDULING;
   }
+
+  /** Whether run jobs go through the fair stage (FAIR_SCHEDULING). */
+  private readonly fair: boolean;
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -192,23 +207,37 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
    */
   private async enqueue(rows: OutboxRow[]): Promise<QueueName[]> {
     const byQueue = new Map<QueueName, Parameters<Queue['addBulk']>[0]>();
+    const staged: Promise<boolean>[] = [];
     for (const row of rows) {
       const name = row.jobName as JobName;
+      const fairShare = this.fair && name === JobName.RunTask && stagedRun(row.payload);
+      if (fairShare) {
+        staged.push(this.fairStage.add(fairShare.task, fairShare.share));
+        continue;
+      }
       const queue = JOB_QUEUE[name];
       const jobs = byQueue.get(queue) ?? [];
       jobs.push({ name, data: row.payload, opts: { ...JOB_OPTIONS[name], jobId: row.jobId } });
       byQueue.set(queue, jobs);
     }
-    await withTimeout(
-      Promise.all(
-        [...byQueue].map(([queue, jobs]) =>
+    const [wakes] = await withTimeout(
+      Promise.all([
+        Promise.all(staged),
+        ...[...byQueue].map(([queue, jobs]) =>
           jobs.length === 1
             ? this.queues[queue].add(jobs[0].name, jobs[0].data, jobs[0].opts)
             : this.queues[queue].addBulk(jobs),
         ),
-      ),
+      ]),
       ENQUEUE_TIMEOUT_MS,
     );
+    // Idle task-workers wait for this notice (busy ones take more as their runs end).
+    if (wakes.includes(true))
+      this.pubsub
+        .publish(PubSubChannel.FairWork, '')
+        .catch((error: Error) => this.logger.warn(`fair work notice: ${error.message}`));
+    // The stage lives on the run queue's connection: its writes count for WAIT there.
+    if (staged.length && !byQueue.has(QueueName.Tasks)) byQueue.set(QueueName.Tasks, []);
     return [...byQueue.keys()];
   }
 
@@ -240,6 +269,19 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }
     return this.replicasConnected.count > 0;
   }
+}
+
+/** The fair stage's view of a run job whose row says its account (rows from before it go to the queue). */
+function stagedRun(payload: unknown) {
+  const job = payload as RunTaskJob;
+  if (!job.accountId || !job.level || !(job.level in LEVEL_WEIGHTS)) return undefined;
+  return {
+    task: { accountId: job.accountId, taskId: job.taskId, requestId: job.requestId },
+    share: {
+      weight: LEVEL_WEIGHTS[job.level as AccountLevel],
+      maxConcurrentTasks: job.maxConcurrentTasks,
+    },
+  };
 }
 
 /** ROLE (a primary: `['master', offset, replicas]`) and WAIT (replicas that have this connection's writes). */

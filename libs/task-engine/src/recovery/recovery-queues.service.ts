@@ -5,11 +5,14 @@ import {
   bullConnection,
   checkQueuePrefix,
   closeQueue,
+  FairStage,
+  RUNNING_LEASE_MS,
   type InstallationIdentity,
   JOB_OPTIONS,
   JOB_QUEUE,
   JobName,
   QueueName,
+  type RedisClient,
 } from '@genhub/queue';
 import { OutboxRelay } from '../outbox/outbox-relay.service';
 import { OutboxRepository } from '@genhub/tasks-data-access';
@@ -20,6 +23,8 @@ const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'wai
 /** The platform's BullMQ queues, opened for one CLI command (closed by `close`). */
 export class RecoveryQueues {
   readonly queues: Record<QueueName, Queue>;
+  /** The fair stage, where a waiting run job is live too. */
+  readonly fairStage: FairStage;
 
   /**
    * Opens the queues once the prefix is known to be this installation's
@@ -39,20 +44,33 @@ export class RecoveryQueues {
       billing: open(QueueName.Billing),
       webhooks: open(QueueName.Webhooks),
     };
+    this.fairStage = new FairStage(
+      async () => (await this.queues.tasks.getBackend().client) as unknown as RedisClient,
+      redis.QUEUE_PREFIX,
+      { runningLeaseMs: RUNNING_LEASE_MS },
+    );
   }
 
-  /** Whether a job with this id exists and will still run. */
-  async isLive(queue: QueueName, jobId: string): Promise<boolean> {
+  /** Whether a job with this id exists and will still run (a run job: or waits in the fair stage). */
+  async isLive(queue: QueueName, jobId: string, taskId?: string): Promise<boolean> {
+    if (queue === QueueName.Tasks && taskId && (await this.fairStage.holds(taskId))) return true;
     const job: Job | undefined = await this.queues[queue].getJob(jobId);
     return job ? LIVE_STATES.has(await job.getState()) : false;
   }
 
   /**
-   * Makes sure a job runs: nothing when it is waiting or running; otherwise
+   * Makes sure a job runs: nothing when it is waiting (in the run queue or
+   * the fair stage) or running; otherwise
    * (missing, or kept as completed/failed, which would make `add` a no-op)
    * it is added again under its deterministic id.
    */
-  async ensure(name: JobName, data: unknown, jobId: string): Promise<'live' | 'added'> {
+  async ensure(
+    name: JobName,
+    data: unknown,
+    jobId: string,
+    taskId?: string,
+  ): Promise<'live' | 'added'> {
+    if (name === JobName.RunTask && taskId && (await this.fairStage.holds(taskId))) return 'live';
     const queue = this.queues[JOB_QUEUE[name]];
     const job: Job | undefined = await queue.getJob(jobId);
     if (job) {
@@ -76,6 +94,12 @@ export class RecoveryQueues {
       this.queues.webhooks,
       this.redis,
       { isVerified: true }, // checked by `open`
+      this.fairStage,
+      // The workers' feeders look at the stage every second: no notice needed.
+      { publish: async () => undefined },
+      // Rows that say their account go to the stage, whatever the apps' FAIR_SCHEDULING:
+      // the feeders empty it either way.
+      { FAIR_SCHEDULING: true },
     );
     let moved = 0;
     for (let n = await relay.drainOnce(); n > 0; n = await relay.drainOnce()) moved += n;

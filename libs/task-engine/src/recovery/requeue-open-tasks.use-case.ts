@@ -72,8 +72,8 @@ export class RequeueOpenTasksUseCase {
     taskId: string,
   ): Promise<'live' | 'added'> {
     const jobId = jobIdFor(name, taskId);
-    if (!dryRun) return this.queues.ensure(name, data, jobId);
+    if (!dryRun) return this.queues.ensure(name, data, jobId, taskId);
     const queue = name === JobName.RunTask ? QueueName.Tasks : QueueName.Billing;
-    return (await this.queues.isLive(queue, jobId)) ? 'live' : 'added';
+    return (await this.queues.isLive(queue, jobId, taskId)) ? 'live' : 'added';
   }
 }

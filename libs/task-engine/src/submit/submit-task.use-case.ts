@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
+import type { AccountLevel } from '@genhub/contracts';
 import type { SubmitAckDto } from '@genhub/contracts/server';
 import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
 import { LedgerRepository } from '@genhub/billing-data-access';
@@ -21,6 +22,10 @@ import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './s
 
 export interface SubmitTaskInput {
   accountId: string;
+  /** The account's level: its weight under fair scheduling (LEVEL_WEIGHTS). */
+  accountLevel: AccountLevel;
+  /** The operator's cap on the account's running tasks; absent or null: none. */
+  maxConcurrentTasks?: number | null;
   provider: string;
   model: string;
   runType: string;
@@ -121,7 +126,7 @@ export class SubmitTaskUseCase {
       idempotencyKey: key,
       requestHash,
     };
-    const announce = outboxItem({ name: JobName.RunTask, data: runJob(task.id, input.requestId) });
+    const announce = outboxItem({ name: JobName.RunTask, data: runJob(task, input) });
     const refused = async (): Promise<never> => {
       this.reservations.insufficient.inc();
       const { availableUnits, currency } = await this.ledger.shortfall(input.accountId);

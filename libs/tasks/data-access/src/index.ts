@@ -6,5 +6,6 @@ export * from './repositories/task.repository';
 export * from './repositories/task-row.mapper';
 export * from './repositories/task-writes.types';
 export * from './repositories/task-history.repository';
+export * from './repositories/account-queue.repository';
 export * from './tasks-data-access.module';
 export * from './statements/task.statements';

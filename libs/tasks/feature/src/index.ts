@@ -1,3 +1,4 @@
+export * from './services/account-queue-summaries.service';
 export * from './services/estimated-duration.service';
 export * from './services/sync-waiter.service';
 export * from './services/task-result-loader.service';
@@ -9,6 +10,7 @@ export * from './tasks-feature.module';
 export * from './use-cases/get-result/get-result.use-case';
 export * from './use-cases/list-models/list-models.use-case';
 export * from './use-cases/list-tasks/list-tasks.use-case';
+export * from './use-cases/list-queue-accounts/list-queue-accounts.use-case';
 export * from './use-cases/task-events/events-token.service';
 export * from './use-cases/task-events/issue-events-token.use-case';
 export * from './use-cases/task-events/watch-task.use-case';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ProvidersModule } from '@genhub/providers';
+import { fairStageProvider } from '@genhub/queue';
 import { TasksDataAccessModule } from '@genhub/tasks-data-access';
+import { AccountQueueSummaries } from './services/account-queue-summaries.service';
 import { EstimatedDurationService } from './services/estimated-duration.service';
 import { SyncWaiter } from './services/sync-waiter.service';
 import { TaskResultLoader } from './services/task-result-loader.service';
@@ -12,11 +14,14 @@ import { WatchTaskUseCase } from './use-cases/task-events/watch-task.use-case';
 import { GetResultUseCase } from './use-cases/get-result/get-result.use-case';
 import { ListTasksUseCase } from './use-cases/list-tasks/list-tasks.use-case';
 import { ListModelsUseCase } from './use-cases/list-models/list-models.use-case';
+import { ListQueueAccountsUseCase } from './use-cases/list-queue-accounts/list-queue-accounts.use-case';
 
 const READS = [
   GetResultUseCase,
   ListModelsUseCase,
   ListTasksUseCase,
+  ListQueueAccountsUseCase,
+  AccountQueueSummaries,
   IssueEventsTokenUseCase,
   WatchTaskUseCase,
   EstimatedDurationService,
@@ -33,7 +38,7 @@ const READS = [
  */
 @Module({
   imports: [ProvidersModule, TasksDataAccessModule],
-  providers: [...READS, TaskResultLoader, QueuePositions],
+  providers: [...READS, TaskResultLoader, QueuePositions, fairStageProvider],
   exports: READS,
 })
 export class TasksFeatureModule {}

@@ -15,6 +15,7 @@ import {
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
+  UpdateAccountUseCase,
 } from '@genhub/accounts-feature';
 import {
   ACCOUNT_LEVELS,
@@ -22,10 +23,14 @@ import {
   CreateApiKeyDto,
   DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
+  ListQueueAccountsQueryDto,
+  MAX_CONCURRENT_TASKS_LIMIT,
   TopUpDto,
+  UpdateAccountDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { amountUnits } from '../../admin/amount-units.util';
 import { validationException } from '../../filters/validation.pipe';
 import { adminCommands, ParsedArgs, registerAdminCommand } from './admin-command.util';
@@ -91,6 +96,37 @@ registerAdminCommand({
     presentAdminAccount(await app.get(GetAccountUseCase).execute(args.positional[0])),
 });
 
+/** `--max-concurrent-tasks N|none`: a number, `none` (no cap: null), else left for validation to name. */
+function capFlag(args: ParsedArgs): number | string | null | undefined {
+  const value = flag(args, 'max-concurrent-tasks');
+  return value?.trim().toLowerCase() === 'none' ? null : numeric(value);
+}
+
+registerAdminCommand({
+  name: 'update-account',
+  usage: `update-account <accountId> [--level ${ACCOUNT_LEVELS.join('|')}] [--max-concurrent-tasks 1-${MAX_CONCURRENT_TASKS_LIMIT}|none]`,
+  summary:
+    "change an account's level or its cap on tasks running at once (none: no cap, the default); applies at once",
+  arity: 1,
+  run: async (app, args) => {
+    const body = validated(UpdateAccountDto, {
+      account_level: flag(args, 'level'),
+      max_concurrent_tasks: capFlag(args),
+    });
+    if (body.account_level === undefined && body.max_concurrent_tasks === undefined)
+      throw new AppException(AppErrorCode.InvalidRequest, {
+        message: 'nothing to change: give --level or --max-concurrent-tasks',
+      });
+    return presentAdminAccount(
+      await app.get(UpdateAccountUseCase).execute({
+        accountId: args.positional[0],
+        accountLevel: body.account_level,
+        maxConcurrentTasks: body.max_concurrent_tasks,
+      }),
+    );
+  },
+});
+
 registerAdminCommand({
   name: 'list-accounts',
   usage: 'list-accounts [--status active|suspended] [--limit 1-100] [--cursor NEXT_CURSOR]',
@@ -103,6 +139,21 @@ registerAdminCommand({
       cursor: flag(args, 'cursor'),
     });
     return presentAdminAccountPage(await app.get(ListAccountsUseCase).execute(query));
+  },
+});
+
+registerAdminCommand({
+  name: 'list-queue',
+  usage: 'list-queue [--limit 1-100] [--cursor NEXT_CURSOR]',
+  summary:
+    'the accounts with tasks waiting or running, most waiting first, with the totals (pass next_cursor back as --cursor)',
+  arity: 0,
+  run: async (app, args) => {
+    const query = validated(ListQueueAccountsQueryDto, {
+      limit: flag(args, 'limit'),
+      cursor: flag(args, 'cursor'),
+    });
+    return app.get(ListQueueAccountsUseCase).execute(query);
   },
 });
 

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { buildAppForTest } from '@genhub/testing';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@genhub/database';
+import { buildAppForTest, insertTask } from '@genhub/testing';
 import { adminCommands } from './admin-command.util';
 import { runAdminCli } from './run-admin-cli.util';
 
@@ -36,6 +40,7 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       balance: 5,
       reserved: 0,
       status: 'active',
+      max_concurrent_tasks: null,
       webhook_secret: expect.stringMatching(/^whsec_/),
     });
     const id = created.json.id as string;
@@ -67,10 +72,12 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'create-account',
         'get-account',
         'list-accounts',
+        'list-queue',
         'list-keys',
         'create-key',
         'revoke-key',
         'top-up',
+        'update-account',
         'suspend',
         'unsuspend',
         'demo',
@@ -161,6 +168,121 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
       expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
       expect(result.err).toMatch(message);
     }
+  });
+
+  it('lists the queue by account a page at a time (issue 36)', async () => {
+    // The run's database is shared: this account's tasks are found among the others'.
+    const accountId = randomUUID();
+    const db = new DataSource(dataSourceOptions({ url: process.env.DATABASE_URL as string }));
+    await db.initialize();
+    try {
+      for (let i = 0; i < 3; i++)
+        await insertTask(db, {
+          id: randomUUID(),
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'local',
+          category: 'image',
+          input: {},
+          webhookUrl: null,
+          outputPrefix: null,
+          priceUnits: 1,
+          timeLimitMs: 60_000,
+        });
+    } finally {
+      await db.destroy();
+    }
+    const first = await admin('list-queue', '--limit', '1');
+    expect(first.code).toBe(0);
+    expect(first.json).toEqual({
+      data: [expect.objectContaining({ account_id: expect.any(String) })],
+      // Alone in the queue (this file run by itself), this account's page is the last.
+      next_cursor: first.json.totals.accounts > 1 ? expect.any(String) : null,
+      totals: {
+        waiting: expect.any(Number),
+        running: expect.any(Number),
+        accounts: expect.any(Number),
+      },
+    });
+    expect(first.json.totals.waiting).toBeGreaterThanOrEqual(3);
+    const seen: { account_id: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await admin(
+        'list-queue',
+        '--limit=100',
+        ...(cursor ? ['--cursor', cursor] : []),
+      );
+      expect(page.code).toBe(0);
+      seen.push(...page.json.data);
+      cursor = page.json.next_cursor;
+    } while (cursor && !seen.some((a) => a.account_id === accountId));
+    expect(seen.find((a) => a.account_id === accountId)).toEqual({
+      account_id: accountId,
+      waiting: 3,
+      running: 0,
+      oldest_waiting_at: expect.stringMatching(/Z$/),
+    });
+
+    for (const [argv, message] of [
+      [['list-queue', '--limit', '101'], /limit must not be greater than 100/],
+      [['list-queue', '--cursor', 'nope'], /cursor must be a next_cursor/],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
+      expect(result.err).toMatch(message);
+    }
+  });
+
+  it("sets and clears an account's cap on tasks running at once, and changes its level (issue 36)", async () => {
+    const id = (await admin('create-account')).json.id as string;
+    const capped = await admin('update-account', id, '--max-concurrent-tasks', '4');
+    expect(capped.code).toBe(0);
+    expect(capped.json).toMatchObject({ id, account_level: 'Bronze', max_concurrent_tasks: 4 });
+    expect((await admin('get-account', id)).json).toMatchObject({ max_concurrent_tasks: 4 });
+    // The fair stage the gateways and workers share heard of it (the run's QUEUE_PREFIX).
+    const redis = new Redis(process.env.REDIS_URL as string);
+    try {
+      const fair = (name: string) => `${process.env.QUEUE_PREFIX}:fair:${name}`;
+      expect(await redis.hget(fair('caps'), id)).toBe('4');
+
+      const gold = await admin('update-account', id, '--level', 'Gold');
+      expect(gold.json).toMatchObject({ account_level: 'Gold', max_concurrent_tasks: 4 });
+      expect(await redis.hget(fair('strides'), id)).toBe('210');
+
+      const cleared = await admin('update-account', id, '--max-concurrent-tasks=none');
+      expect(cleared.json).toMatchObject({ account_level: 'Gold', max_concurrent_tasks: null });
+      expect(await redis.hget(fair('caps'), id)).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
+
+    for (const [argv, message] of [
+      [
+        ['update-account', id, '--max-concurrent-tasks', '0'],
+        /max_concurrent_tasks must not be less than 1/,
+      ],
+      [
+        ['update-account', id, '--max-concurrent-tasks', '10001'],
+        /max_concurrent_tasks must not be greater than 10000/,
+      ],
+      [
+        ['update-account', id, '--max-concurrent-tasks', 'x'],
+        /max_concurrent_tasks must be an integer/,
+      ],
+      [['update-account', id, '--max-concurrent-tasks'], /--max-concurrent-tasks needs a value/],
+      [['update-account', id, '--level', 'Diamond'], /account_level must be one of/],
+      [['update-account', id], /nothing to change/],
+      [
+        ['update-account', '00000000-0000-0000-0000-000000000000', '--max-concurrent-tasks', '2'],
+        /^admin: update-account: Not found/,
+      ],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code, out: result.out }).toEqual({ argv, code: 1, out: '' });
+      expect(result.err).toMatch(message);
+    }
+    expect((await admin('get-account', id)).json).toMatchObject({ max_concurrent_tasks: null });
   });
 
   it('creates the demo account with --json on one line', async () => {

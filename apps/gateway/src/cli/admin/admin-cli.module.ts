@@ -14,7 +14,10 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ReadinessRegistry } from '@genhub/observability';
 import { PubSubService } from '@genhub/queue';
+import { TasksDataAccessModule } from '@genhub/tasks-data-access';
+import { ListQueueAccountsUseCase } from '@genhub/tasks-feature';
 import { LedgerAccountBalances } from '../../admin/ledger-account-balances.adapter';
+import { CliAccountScheduling } from './cli-account-scheduling.adapter';
 
 /** What the gateway's modules expect from their surroundings, without HTTP, logs or queues. */
 @Global()
@@ -53,8 +56,12 @@ export class AdminCliModule {
         AccountsFeatureModule.forRoot({
           imports: [BillingDataAccessModule],
           balances: LedgerAccountBalances,
+          scheduling: CliAccountScheduling,
         }),
+        TasksDataAccessModule,
       ],
+      // The queue by account (`list-queue`): the tasks domain's read, without its other services.
+      providers: [ListQueueAccountsUseCase],
     };
   }
 }

@@ -23,6 +23,7 @@ export interface AccountsAccounts {
   created_at: Generated<Timestamp>;
   currency: string;
   id: Generated<string>;
+  max_concurrent_tasks: number | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
   webhook_secret: string;

@@ -12,6 +12,7 @@ interface AccountRow {
   currency: Currency;
   account_level: AccountLevel;
   status: AccountStatus;
+  max_concurrent_tasks: number | null;
   webhook_secret: string;
   created_at: Date;
   updated_at: Date;
@@ -38,10 +39,20 @@ function accountFromRow(row: AccountRow): StoredAccount {
     currency: row.currency,
     accountLevel: row.account_level,
     status: row.status,
+    maxConcurrentTasks: row.max_concurrent_tasks,
     webhookSecret: row.webhook_secret,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
+}
+
+/**
+ * What an operator may change on an account (`PATCH /admin/v1/accounts/{id}`):
+ * a field left out is kept; `maxConcurrentTasks: null` removes the cap.
+ */
+export interface AccountSettings {
+  accountLevel?: AccountLevel;
+  maxConcurrentTasks?: number | null;
 }
 
 /** Accounts. Every method that takes an id treats a malformed one as unknown. */
@@ -115,6 +126,34 @@ export class AccountRepository {
               updated_at = CASE WHEN status = $2 THEN updated_at ELSE now() END
         WHERE id = $1 RETURNING *`,
       [id, status],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * Changes the given settings (one statement; `updated_at` moves only when a
+   * value changed). Undefined when the account does not exist.
+   */
+  async updateSettings(id: string, settings: AccountSettings): Promise<StoredAccount | undefined> {
+    if (!isUUID(id)) return undefined;
+    const params: unknown[] = [id];
+    const sets: string[] = [];
+    const columns: [string, unknown][] = [];
+    if (settings.accountLevel !== undefined) columns.push(['account_level', settings.accountLevel]);
+    if (settings.maxConcurrentTasks !== undefined)
+      columns.push(['max_concurrent_tasks', settings.maxConcurrentTasks]);
+    if (!columns.length) return this.findAccount(id);
+    const changed: string[] = [];
+    for (const [column, value] of columns) {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+      changed.push(`${column} IS DISTINCT FROM $${params.length}`);
+    }
+    const [rows]: [AccountRow[], number] = await this.dataSource.query(
+      `UPDATE accounts.accounts SET ${sets.join(', ')},
+              updated_at = CASE WHEN ${changed.join(' OR ')} THEN now() ELSE updated_at END
+        WHERE id = $1 RETURNING *`,
+      params,
     );
     return rows[0] ? accountFromRow(rows[0]) : undefined;
   }

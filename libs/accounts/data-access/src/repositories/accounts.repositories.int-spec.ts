@@ -65,6 +65,41 @@ describe('accounts repositories (PostgreSQL)', () => {
     expect(await accounts.setStatus('nope', 'suspended')).toBeUndefined();
   });
 
+  it('changes the level and the cap; null removes the cap; the database refuses a cap below 1', async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    expect(account.maxConcurrentTasks).toBeNull();
+    const { plain } = await issue(account.id);
+
+    const capped = await accounts.updateSettings(account.id, { maxConcurrentTasks: 3 });
+    expect(capped).toMatchObject({ accountLevel: 'Bronze', maxConcurrentTasks: 3 });
+    expect(capped?.updatedAt.getTime()).toBeGreaterThan(account.updatedAt.getTime());
+    // What authentication reads carries the cap with the level.
+    expect(await keys.findCredentialByHash(hashApiKey(PEPPER, plain))).toMatchObject({
+      accountLevel: 'Bronze',
+      maxConcurrentTasks: 3,
+    });
+
+    // A field left out is kept; the same values again leave updated_at alone.
+    const gold = await accounts.updateSettings(account.id, { accountLevel: 'Gold' });
+    expect(gold).toMatchObject({ accountLevel: 'Gold', maxConcurrentTasks: 3 });
+    const same = await accounts.updateSettings(account.id, {
+      accountLevel: 'Gold',
+      maxConcurrentTasks: 3,
+    });
+    expect(same?.updatedAt).toEqual(gold?.updatedAt);
+    expect(await accounts.updateSettings(account.id, {})).toEqual(same);
+
+    const cleared = await accounts.updateSettings(account.id, { maxConcurrentTasks: null });
+    expect(cleared).toMatchObject({ accountLevel: 'Gold', maxConcurrentTasks: null });
+    expect(await accounts.findAccount(account.id)).toEqual(cleared);
+
+    await expect(accounts.updateSettings(account.id, { maxConcurrentTasks: 0 })).rejects.toThrow(
+      /accounts_max_concurrent_tasks_positive/,
+    );
+    expect(await accounts.updateSettings(randomUUID(), { maxConcurrentTasks: 1 })).toBeUndefined();
+    expect(await accounts.updateSettings('not-a-uuid', { maxConcurrentTasks: 1 })).toBeUndefined();
+  });
+
   it('stores only the hash, finds live keys by hash, and revokes idempotently', async () => {
     const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
     const { plain, key } = await issue(account.id, 'ci');
@@ -78,6 +113,7 @@ describe('accounts repositories (PostgreSQL)', () => {
       accountId: account.id,
       currency: 'USD',
       accountLevel: 'Bronze',
+      maxConcurrentTasks: null,
       status: 'active',
     });
     await accounts.setStatus(account.id, 'suspended');
@@ -106,6 +142,7 @@ describe('accounts repositories (PostgreSQL)', () => {
         accountId: account.id,
         currency: 'USD',
         accountLevel: 'Silver',
+        maxConcurrentTasks: null,
         status: 'active',
       },
     ]);

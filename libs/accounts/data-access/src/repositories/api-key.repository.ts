@@ -23,10 +23,12 @@ interface CredentialRow {
   account_id: string;
   currency: Currency;
   account_level: AccountLevel;
+  max_concurrent_tasks: number | null;
   status: AccountStatus;
 }
 
-const LIVE_CREDENTIALS = `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level, a.status
+const LIVE_CREDENTIALS = `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level,
+       a.max_concurrent_tasks, a.status
   FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
  WHERE k.revoked_at IS NULL`;
 
@@ -37,6 +39,7 @@ function credentialFromRow(row: CredentialRow): KeyCredential {
     accountId: row.account_id,
     currency: row.currency,
     accountLevel: row.account_level,
+    maxConcurrentTasks: row.max_concurrent_tasks,
     status: row.status,
   };
 }
@@ -61,6 +64,8 @@ export interface KeyCredential {
   accountId: string;
   currency: Currency;
   accountLevel: AccountLevel;
+  /** The operator's cap on the account's tasks running at once; null: none (issue 36). */
+  maxConcurrentTasks: number | null;
   status: AccountStatus;
 }
 

@@ -9,6 +9,11 @@ export class StoredAccount {
   currency!: Currency;
   accountLevel!: AccountLevel;
   status!: AccountStatus;
+  /**
+   * The operator's cap on the account's tasks running at once (issue 36); null,
+   * the default, is no cap.
+   */
+  maxConcurrentTasks!: number | null;
   /** `whsec_` + base64: the Standard Webhooks signing key. Shown once, at creation. */
   webhookSecret!: string;
   createdAt!: Date;

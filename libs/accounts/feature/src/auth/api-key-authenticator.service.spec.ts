@@ -82,6 +82,7 @@ describe('ApiKeyAuthenticator', () => {
     accountId: 'a1',
     currency: 'USD',
     accountLevel: 'Silver',
+    maxConcurrentTasks: 4,
     status: 'active',
   };
 
@@ -133,6 +134,7 @@ describe('ApiKeyAuthenticator', () => {
       id: 'a1',
       currency: 'USD',
       accountLevel: 'Silver',
+      maxConcurrentTasks: 4,
       apiKeyId: 'k1',
     });
     expect(findCredentialByHash).toHaveBeenCalledTimes(1);
@@ -143,6 +145,29 @@ describe('ApiKeyAuthenticator', () => {
     expect(findCredentialByHash).toHaveBeenCalledTimes(1);
     await changes.accountChanged('a1');
     await auth.authenticate(`Bearer ${key}`);
+    expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+  });
+
+  it('carries the operator cap with the level; a change notice makes the next call read the new ones', async () => {
+    const { auth, changes, findCredentialByHash, credentials } = await setup({
+      [hashApiKey(PEPPER, key)]: { ...credential, maxConcurrentTasks: null },
+    });
+    expect(await auth.authenticate(`Bearer ${key}`)).toMatchObject({
+      accountLevel: 'Silver',
+      maxConcurrentTasks: null,
+    });
+    credentials[hashApiKey(PEPPER, key)] = {
+      ...credential,
+      accountLevel: 'Gold',
+      maxConcurrentTasks: 2,
+    };
+    // Cached until the account's change is announced (the admin API does, on a new cap or level).
+    expect(await auth.authenticate(`Bearer ${key}`)).toMatchObject({ maxConcurrentTasks: null });
+    await changes.accountChanged('a1');
+    expect(await auth.authenticate(`Bearer ${key}`)).toMatchObject({
+      accountLevel: 'Gold',
+      maxConcurrentTasks: 2,
+    });
     expect(findCredentialByHash).toHaveBeenCalledTimes(2);
   });
 
@@ -165,6 +190,7 @@ describe('ApiKeyAuthenticator', () => {
       id: 'a1',
       currency: 'USD',
       accountLevel: 'Silver',
+      maxConcurrentTasks: 4,
       apiKeyId: 'k1',
     });
     await auth.authenticateKeyId('k1');

@@ -158,6 +158,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       id: credential.accountId,
       currency: credential.currency,
       accountLevel: credential.accountLevel,
+      maxConcurrentTasks: credential.maxConcurrentTasks,
       apiKeyId: credential.keyId,
     };
   }

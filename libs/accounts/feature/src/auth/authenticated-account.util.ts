@@ -9,6 +9,11 @@ export interface AuthenticatedAccount {
   id: string;
   currency: Currency;
   accountLevel: AccountLevel;
+  /**
+   * The operator's cap on the account's tasks running at once; null: none, the
+   * default (issue 36). Submits hand it to the fair stage with the level.
+   */
+  maxConcurrentTasks: number | null;
   apiKeyId: string;
 }
 

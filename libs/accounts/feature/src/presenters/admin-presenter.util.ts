@@ -23,6 +23,7 @@ export function presentAdminAccount(
     balance: fromMicros(balance.balanceUnits - balance.reservedUnits),
     reserved: fromMicros(balance.reservedUnits),
     status: account.status,
+    max_concurrent_tasks: account.maxConcurrentTasks,
     ...(options.withWebhookSecret ? { webhook_secret: account.webhookSecret } : {}),
   };
 }

@@ -2,7 +2,8 @@
  * Every Prometheus series the platform exports, in one place: the code creates
  * its series from these entries, the scrape test looks for them, and the
  * deploy test checks that the dashboard and the alert rules query nothing else.
- * Label values are bounded (route families, queue names, model slugs, codes).
+ * Label values are bounded (route families, queue names, model slugs, codes;
+ * the ten account ids of `genhub_account_tasks` and `other`).
  */
 export type ServiceName = 'gateway' | 'task-worker' | 'webhook-dispatcher' | 'billing';
 export type MetricType = 'counter' | 'gauge' | 'histogram';
@@ -67,6 +68,27 @@ export const METRICS = {
     help: 'BullMQ jobs per queue and state (waiting, active, delayed, failed), read on scrape',
     labelNames: ['queue', 'state'],
     services: ALL,
+  },
+  tasksWaiting: {
+    name: 'genhub_tasks_waiting',
+    type: 'gauge',
+    help: "Tasks waiting to run: in the fair stage plus in the tasks queue's wait list, read on scrape (KEDA scales task-workers on it)",
+    labelNames: [],
+    services: ['gateway'],
+  },
+  accountTasks: {
+    name: 'genhub_account_tasks',
+    type: 'gauge',
+    help: 'Open tasks by state (waiting, running) of the 10 accounts with the most waiting (account: the id) and of every other account summed (account="other"), from PostgreSQL at most every 15 s',
+    labelNames: ['account', 'state'],
+    services: ['gateway'],
+  },
+  accountsWaiting: {
+    name: 'genhub_accounts_waiting',
+    type: 'gauge',
+    help: 'Accounts with a task waiting to run, from PostgreSQL at most every 15 s',
+    labelNames: [],
+    services: ['gateway'],
   },
   queueWait: {
     name: 'genhub_queue_job_wait_seconds',

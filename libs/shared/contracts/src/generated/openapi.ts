@@ -42,7 +42,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an account
+         * @description Changes the fields given and keeps the others: `account_level` (its weight when accounts share the workers) and `max_concurrent_tasks` (1–10000: at most that many of the account's tasks run at once, the others wait aside while other accounts' run; `null` removes the cap, the default). Applies at once, to tasks already waiting too.
+         */
+        patch: operations["adminUpdateAccount"];
         trace?: never;
     };
     "/admin/v1/accounts/{id}/api-keys": {
@@ -161,6 +165,26 @@ export interface paths {
          * @description The key answers 401 `Invalid or revoked API key` from then on.
          */
         delete: operations["adminRevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/queue/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the queue by account
+         * @description The accounts with tasks waiting (`created`) or running (`processing`), most waiting first, then by account id; one page of `limit` (default 20, at most 100) at a time: pass `next_cursor` back as `cursor` for the next (null on the last page). `totals` sums the whole queue, whatever the page. Read from PostgreSQL: a count that changes between two pages may move an account across the page boundary.
+         */
+        get: operations["adminListQueueAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -673,6 +697,11 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended";
             /**
+             * @description The operator's cap on the account's tasks running at once; `null`: no cap (the default).
+             * @example null
+             */
+            max_concurrent_tasks: number | null;
+            /**
              * @description Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
@@ -732,6 +761,40 @@ export interface components {
             /** @description The plain API key; it is stored only as a hash. */
             key: string;
         };
+        AdminQueueAccount: {
+            /** Format: uuid */
+            account_id: string;
+            /**
+             * @description Its tasks waiting to run (status `created`).
+             * @example 120
+             */
+            waiting: number;
+            /**
+             * @description Its tasks running now (status `processing`).
+             * @example 8
+             */
+            running: number;
+            /**
+             * @description When its oldest waiting task was submitted (ISO 8601, UTC); null when none waits.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            oldest_waiting_at: string | null;
+        };
+        AdminQueueAccountPage: {
+            /** @description Most waiting first, then by account id. */
+            data: components["schemas"]["AdminQueueAccount"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+            totals: components["schemas"]["AdminQueueTotals"];
+        };
+        AdminQueueTotals: {
+            /** @description Tasks waiting, every account. */
+            waiting: number;
+            /** @description Tasks running, every account. */
+            running: number;
+            /** @description Accounts with a task waiting or running (the length of the whole list). */
+            accounts: number;
+        };
         AdminRevokedApiKey: {
             /** Format: uuid */
             id: string;
@@ -753,6 +816,18 @@ export interface components {
              * @example 10
              */
             amount: number;
+        };
+        AdminUpdateAccountRequest: {
+            /**
+             * @description The account's level: its weight when accounts share the workers.
+             * @enum {string}
+             */
+            account_level?: "Bronze" | "Silver" | "Gold" | "Platinum";
+            /**
+             * @description At most this many of the account's tasks run at once; its others wait aside while other accounts' run. `null` removes the cap (the default: no cap).
+             * @example 10
+             */
+            max_concurrent_tasks?: number | null;
         };
         Balance: {
             /**
@@ -1877,6 +1952,37 @@ export interface operations {
             500: components["responses"]["V1ServerError"];
         };
     };
+    adminUpdateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccount"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
     adminListApiKeys: {
         parameters: {
             query?: never;
@@ -2064,6 +2170,34 @@ export interface operations {
                     "application/json": components["schemas"]["AdminRevokedApiKey"];
                 };
             };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
+    adminListQueueAccounts: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page, as it was given. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts with open tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminQueueAccountPage"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             500: components["responses"]["V1ServerError"];

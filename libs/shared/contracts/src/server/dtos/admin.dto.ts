@@ -11,6 +11,7 @@ import {
   Min,
   MinLength,
   ValidateBy,
+  ValidateIf,
   ValidationOptions,
 } from 'class-validator';
 import { CURRENCIES, type Currency, DEFAULT_CURRENCY, toMicros } from '@genhub/money';
@@ -20,6 +21,7 @@ import {
   type AccountLevel,
   type AccountStatus,
   DEFAULT_ACCOUNT_LEVEL,
+  MAX_CONCURRENT_TASKS_LIMIT,
 } from '../../account.constants';
 
 export {
@@ -28,6 +30,7 @@ export {
   type AccountLevel,
   type AccountStatus,
   DEFAULT_ACCOUNT_LEVEL,
+  MAX_CONCURRENT_TASKS_LIMIT,
 };
 
 /** Largest amount accepted in one admin call (far below the micro-unit safe-integer limit). */
@@ -87,6 +90,36 @@ export class CreateAccountDto {
   balance?: number;
 }
 
+/**
+ * Body of `PATCH /admin/v1/accounts/{id}`: the fields given are changed, the others kept.
+ * `max_concurrent_tasks: null` removes the cap; `account_level` cannot be null.
+ */
+@ApiSchema({ name: 'AdminUpdateAccountRequest' })
+export class UpdateAccountDto {
+  @ApiPropertyOptional({
+    enum: ACCOUNT_LEVELS,
+    description: "The account's level: its weight when accounts share the workers.",
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsIn(ACCOUNT_LEVELS)
+  account_level?: AccountLevel;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_TASKS_LIMIT,
+    description:
+      "At most this many of the account's tasks run at once; its others wait aside while other accounts' run. `null` removes the cap (the default: no cap).",
+    example: 10,
+  })
+  @ValidateIf((_, value) => value !== undefined && value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CONCURRENT_TASKS_LIMIT)
+  max_concurrent_tasks?: number | null;
+}
+
 /** Body of `POST /admin/v1/accounts/{id}/api-keys`. */
 @ApiSchema({ name: 'AdminCreateApiKeyRequest' })
 export class CreateApiKeyDto {
@@ -134,6 +167,17 @@ export class AdminAccountDto {
 
   @ApiProperty({ enum: ACCOUNT_STATUSES })
   status!: AccountStatus;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_CONCURRENT_TASKS_LIMIT,
+    description:
+      "The operator's cap on the account's tasks running at once; `null`: no cap (the default).",
+    example: null,
+  })
+  max_concurrent_tasks!: number | null;
 
   @ApiPropertyOptional({
     description: 'Standard Webhooks signing key (`whsec_` + base64); only in the creation answer.',
@@ -254,4 +298,91 @@ export class AdminApiKeyDto {
 export class AdminApiKeyListDto {
   @ApiProperty({ type: [AdminApiKeyDto], description: 'Newest first, revoked keys included.' })
   data!: AdminApiKeyDto[];
+}
+
+/** Query of `GET /admin/v1/queue/accounts` (issue 36): a keyset page, as the account list's. */
+@ApiSchema({ name: 'AdminListQueueAccountsQuery' })
+export class ListQueueAccountsQueryDto {
+  @ApiPropertyOptional({ description: '`next_cursor` of the previous page, as it was given.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/** One account with open tasks in `GET /admin/v1/queue/accounts`. */
+@ApiSchema({ name: 'AdminQueueAccount' })
+export class AdminQueueAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  account_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Its tasks waiting to run (status `created`).',
+    example: 120,
+  })
+  waiting!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Its tasks running now (status `processing`).',
+    example: 8,
+  })
+  running!: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'When its oldest waiting task was submitted (ISO 8601, UTC); null when none waits.',
+    example: '2025-01-31T12:00:00.123Z',
+  })
+  oldest_waiting_at!: string | null;
+}
+
+/** The whole queue in `GET /admin/v1/queue/accounts`, whatever the page. */
+@ApiSchema({ name: 'AdminQueueTotals' })
+export class AdminQueueTotalsDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Tasks waiting, every account.' })
+  waiting!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Tasks running, every account.' })
+  running!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Accounts with a task waiting or running (the length of the whole list).',
+  })
+  accounts!: number;
+}
+
+/** Answer of `GET /admin/v1/queue/accounts`: one page of accounts, most waiting first. */
+@ApiSchema({ name: 'AdminQueueAccountPage' })
+export class AdminQueueAccountPageDto {
+  @ApiProperty({
+    type: [AdminQueueAccountDto],
+    description: 'Most waiting first, then by account id.',
+  })
+  data!: AdminQueueAccountDto[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor!: string | null;
+
+  @ApiProperty({ type: AdminQueueTotalsDto })
+  totals!: AdminQueueTotalsDto;
 }

@@ -32,7 +32,18 @@ export class TaskQueueEventDto {
     type: 'integer',
     minimum: 0,
     example: 3,
-    description: 'Tasks ahead of this one in its queue (0: it runs next).',
+    description:
+      'Tasks ahead of this one under fair scheduling (0: it runs next): the tasks other accounts get before it by their turns and weights, and its own account’s earlier tasks.',
   })
   queue_position!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    nullable: true,
+    example: 1500,
+    description:
+      'Milliseconds until the task should start, at the pace tasks were started over the last 10–20 seconds (0: it runs next; null: none started lately, so no pace to go by).',
+  })
+  estimated_start_ms!: number | null;
 }

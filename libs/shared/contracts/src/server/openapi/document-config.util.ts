@@ -6,7 +6,7 @@ import { ERROR_RESPONSES } from './error-responses.constants';
  * The document's version: bump on any change of the public interface (docs/interface.md,
  * "Versioning").
  */
-export const CONTRACTS_VERSION = '1.5.0';
+export const CONTRACTS_VERSION = '1.6.0';
 
 const TAGS: Record<ApiTagName, string> = {
   Tasks: 'Submit tasks, read results, delete tasks.',

@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { jobIdFor, JobName, QueueName, redisConnection } from '@genhub/queue';
+import {
+  FairStage,
+  jobIdFor,
+  JobName,
+  QueueName,
+  type RedisClient,
+  redisConnection,
+} from '@genhub/queue';
 import { deleteQueuePrefix, testQueuePrefix } from '@genhub/testing';
 import { QueuePositions } from './queue-positions.service';
 
 /**
- * Queue positions off a real BullMQ wait list (no worker: every job waits).
- * Both ways of reading agree: one LPOS per task for a few, one pass over the
- * list for many.
+ * Queue positions off a real BullMQ wait list and fair stage (no worker:
+ * every job waits). Both ways of reading the wait list agree: one LPOS per
+ * task for a few, one pass over the list for many; a task in the stage
+ * stands behind the whole wait list, at its fair place.
  */
 describe('QueuePositions (Redis)', () => {
   const redisUrl = process.env.REDIS_URL as string;
   const prefix = testQueuePrefix('positions');
   let queue: Queue;
   let positions: QueuePositions;
+  let stage: FairStage;
   const tasks = Array.from({ length: 20 }, () => randomUUID());
 
   beforeAll(async () => {
@@ -24,7 +33,12 @@ describe('QueuePositions (Redis)', () => {
         { v: 1, taskId },
         { jobId: jobIdFor(JobName.RunTask, taskId) },
       );
-    positions = new QueuePositions(queue);
+    stage = new FairStage(
+      async () => (await queue.getBackend().client) as unknown as RedisClient,
+      prefix,
+      { runningLeaseMs: 60_000 },
+    );
+    positions = new QueuePositions(queue, stage);
   });
   afterAll(async () => {
     await queue.close();
@@ -33,12 +47,12 @@ describe('QueuePositions (Redis)', () => {
 
   it('counts the tasks ahead of each, the first enqueued next (0)', async () => {
     const many = await positions.of(tasks);
-    expect(tasks.map((id) => many.get(id))).toEqual(tasks.map((_, i) => i));
+    expect(tasks.map((id) => many.get(id)?.ahead)).toEqual(tasks.map((_, i) => i));
     const few = await positions.of([tasks[0], tasks[7], tasks[19]]);
     expect([...few.entries()]).toEqual([
-      [tasks[0], 0],
-      [tasks[7], 7],
-      [tasks[19], 19],
+      [tasks[0], { ahead: 0, estimatedStartMs: 0 }],
+      [tasks[7], { ahead: 7, estimatedStartMs: null }],
+      [tasks[19], { ahead: 19, estimatedStartMs: null }],
     ]);
   });
 
@@ -51,7 +65,20 @@ describe('QueuePositions (Redis)', () => {
     await client.runCommand('rpop', [queue.toKey('wait')]);
     const after = await positions.of(tasks);
     expect(after.has(tasks[0])).toBe(false);
-    expect(after.get(tasks[1])).toBe(0);
-    expect(after.get(tasks[19])).toBe(18);
+    expect(after.get(tasks[1])?.ahead).toBe(0);
+    expect(after.get(tasks[19])?.ahead).toBe(18);
+  });
+
+  it('puts a task of the fair stage behind the wait list, at its fair place', async () => {
+    // Named so that noisy sorts first: equal virtual times go by name.
+    const [noisy, quiet] = [`a-${randomUUID()}`, `b-${randomUUID()}`];
+    const backlog = Array.from({ length: 50 }, () => randomUUID());
+    for (const taskId of backlog) await stage.add({ accountId: noisy, taskId }, { weight: 1 });
+    const late = randomUUID();
+    await stage.add({ accountId: quiet, taskId: late }, { weight: 1 });
+    const found = await positions.of([late, backlog[49]]);
+    // 19 jobs still in the wait list; the quiet account's one task goes after noisy's first.
+    expect(found.get(late)?.ahead).toBe(19 + 1);
+    expect(found.get(backlog[49])?.ahead).toBe(19 + 49 + 1);
   });
 });

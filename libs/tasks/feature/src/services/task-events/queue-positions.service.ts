@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { jobIdFor, JobName, QueueName } from '@genhub/queue';
+import { FairStage, jobIdFor, JobName, QueueName } from '@genhub/queue';
 
 /** How deep a position is looked for; a task further back has no position to show yet. */
 export const POSITION_SCAN_LIMIT = 10_000;
@@ -35,19 +35,45 @@ for i, id in ipairs(ARGV) do
 end
 return out`;
 
+/** Where a waiting task stands: tasks ahead of it, and in how many ms it should start (null: no pace known). */
+export interface QueuePosition {
+  ahead: number;
+  estimatedStartMs: number | null;
+}
+
 /**
- * Where waiting tasks stand in the tasks queue, read off BullMQ's wait list:
- * jobs are pushed on its left and workers take from its right, so the jobs to
- * the right of a task's job are the tasks ahead of it.
+ * Where waiting tasks stand. A task in the fair stage (decision 0133) by its
+ * fair order (FairStage.positions: the run queue's waiting jobs, then the
+ * stage's tasks chosen before it, with a start estimated at the pace tasks
+ * are taken); a task already in the run queue (handed over, or with
+ * FAIR_SCHEDULING off) by BullMQ's wait list: jobs are pushed on its left
+ * and workers take from its right, so the jobs to the right of a task's job
+ * are the tasks ahead of it.
  */
 @Injectable()
 export class QueuePositions {
   private defined?: object;
 
-  constructor(@InjectQueue(QueueName.Tasks) private readonly queue: Queue) {}
+  constructor(
+    @InjectQueue(QueueName.Tasks) private readonly queue: Queue,
+    private readonly fairStage: FairStage,
+  ) {}
 
-  /** Tasks ahead of each; absent for a task not in the wait list (not yet enqueued, delayed, running). */
-  async of(taskIds: readonly string[]): Promise<Map<string, number>> {
+  /** Each waiting task's position; absent for a task not waiting (not yet handed over, delayed, running). */
+  async of(taskIds: readonly string[]): Promise<Map<string, QueuePosition>> {
+    if (!taskIds.length) return new Map();
+    const positions: Map<string, QueuePosition> = await this.fairStage.positions(
+      taskIds,
+      this.queue.toKey('wait'),
+      POSITION_SCAN_LIMIT,
+    );
+    const inQueue = taskIds.filter((id) => !positions.has(id));
+    for (const [id, ahead] of await this.inWaitList(inQueue))
+      positions.set(id, { ahead, estimatedStartMs: ahead === 0 ? 0 : null });
+    return positions;
+  }
+
+  private async inWaitList(taskIds: readonly string[]): Promise<Map<string, number>> {
     const positions = new Map<string, number>();
     if (!taskIds.length) return positions;
     const client = await this.queue.getBackend().client;

@@ -1,6 +1,7 @@
 import type { TaskResultFields } from '@genhub/tasks-data-access';
 import { predictionOfTask } from '../../util/prediction-view.util';
 import { EVENT_STAGE, type TaskEvent, TERMINAL_STAGE } from './task-event.types';
+import type { QueuePosition } from './queue-positions.service';
 
 /**
  * One client's stream of one task: turns what the hub reads of the task into
@@ -63,11 +64,18 @@ export class TaskEventStream implements AsyncIterableIterator<TaskEvent> {
     if (stage === TERMINAL_STAGE) this.end();
   }
 
-  /** Its place in the queue, when known; sent only when it changed. */
-  updatePosition(position: number | undefined): void {
-    if (position === undefined || position === this.position || !this.waiting) return;
-    this.position = position;
-    this.push({ type: 'queue', data: { id: this.taskId, queue_position: position } });
+  /** Its place in the queue, when known; sent only when the tasks ahead changed. */
+  updatePosition(position: QueuePosition | undefined): void {
+    if (position === undefined || position.ahead === this.position || !this.waiting) return;
+    this.position = position.ahead;
+    this.push({
+      type: 'queue',
+      data: {
+        id: this.taskId,
+        queue_position: position.ahead,
+        estimated_start_ms: position.estimatedStartMs,
+      },
+    });
   }
 
   heartbeat(): void {

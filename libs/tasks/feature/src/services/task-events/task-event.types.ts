@@ -28,6 +28,9 @@ export type TaskEvent =
     }
   | { type: 'status'; name: 'deleted'; stage: number; data: DeleteTaskAnswerDto }
   /** Tasks ahead of this one in its queue, while it waits (sent when it changes). */
-  | { type: 'queue'; data: { id: string; queue_position: number } }
+  | {
+      type: 'queue';
+      data: { id: string; queue_position: number; estimated_start_ms: number | null };
+    }
   /** Nothing new: keeps proxies from closing an idle connection. */
   | { type: 'heartbeat' };

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import type { AccountLevel } from '@genhub/contracts';
-import { deleteQueuePrefix, testQueuePrefix } from '@genhub/testing';
 import { FairStage, TakenTask } from './fair-stage';
+
+/** The levels' weights (LEVEL_WEIGHTS in the contracts, restated: a util lib cannot import them). */
+const WEIGHTS = { Bronze: 1, Silver: 2, Gold: 4 };
+type Level = keyof typeof WEIGHTS;
 
 /** The fair stage on the real Redis, each test on a prefix of its own. */
 describe('FairStage (Redis)', () => {
@@ -14,19 +16,23 @@ describe('FairStage (Redis)', () => {
     redis = new Redis(url);
   });
   afterAll(async () => {
+    // Each prefix's keys (the queue lib cannot use @genhub/testing's cleanup: it depends on it).
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+    }
     redis.disconnect();
-    for (const prefix of prefixes) await deleteQueuePrefix(url, prefix);
   });
 
   function stage(runningLeaseMs = 60_000): { fair: FairStage; prefix: string } {
-    const prefix = testQueuePrefix('fair');
+    const prefix = `fair-test-${randomUUID().slice(0, 8)}`;
     prefixes.push(prefix);
     return { fair: new FairStage(async () => redis, prefix, { runningLeaseMs }), prefix };
   }
   /** n tasks of one account, named after it (`A0`, `A1`, …), added in order. */
-  async function fill(fair: FairStage, account: string, n: number, level: AccountLevel = 'Bronze') {
+  async function fill(fair: FairStage, account: string, n: number, level: Level = 'Bronze') {
     for (let i = 0; i < n; i++)
-      await fair.add({ accountId: account, taskId: `${account}${i}` }, { level });
+      await fair.add({ accountId: account, taskId: `${account}${i}` }, { weight: WEIGHTS[level] });
   }
   const accountsOf = (taken: TakenTask[]) => taken.map((t) => t.accountId).join('');
   const idsOf = (taken: TakenTask[]) => taken.map((t) => t.taskId);
@@ -43,7 +49,10 @@ describe('FairStage (Redis)', () => {
     const { fair } = stage();
     await fill(fair, 'A', 2000);
     expect(accountsOf(await fair.take(3))).toBe('AAA');
-    await fair.add({ accountId: 'B', taskId: 'quiet', requestId: 'req-1' }, { level: 'Bronze' });
+    await fair.add(
+      { accountId: 'B', taskId: 'quiet', requestId: 'req-1' },
+      { weight: WEIGHTS.Bronze },
+    );
     const next = await fair.take(2);
     expect(next).toContainEqual({ accountId: 'B', taskId: 'quiet', requestId: 'req-1' });
   });
@@ -73,17 +82,17 @@ describe('FairStage (Redis)', () => {
 
   it('ignores a task added twice (a re-sent outbox row)', async () => {
     const { fair } = stage();
-    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { level: 'Bronze' })).toBe(true);
-    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { level: 'Bronze' })).toBe(false);
+    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { weight: WEIGHTS.Bronze })).toBe(true);
+    expect(await fair.add({ accountId: 'A', taskId: 'x' }, { weight: WEIGHTS.Bronze })).toBe(false);
     expect(idsOf(await fair.take(5))).toEqual(['x']);
   });
 
   it('takes a deleted task out of its line, and its account out when the line empties', async () => {
     const { fair } = stage();
     const [a, b] = [randomUUID(), randomUUID()];
-    await fair.add({ accountId: a, taskId: 'x' }, { level: 'Bronze' });
-    await fair.add({ accountId: b, taskId: 'y' }, { level: 'Bronze' });
-    await fair.add({ accountId: b, taskId: 'z' }, { level: 'Bronze' });
+    await fair.add({ accountId: a, taskId: 'x' }, { weight: WEIGHTS.Bronze });
+    await fair.add({ accountId: b, taskId: 'y' }, { weight: WEIGHTS.Bronze });
+    await fair.add({ accountId: b, taskId: 'z' }, { weight: WEIGHTS.Bronze });
     expect(await fair.remove(a, 'x')).toBe(true);
     expect(await fair.remove(a, 'x')).toBe(false);
     expect(await fair.remove(b, 'y')).toBe(true);
@@ -96,16 +105,20 @@ describe('FairStage (Redis)', () => {
     for (let i = 0; i < 5; i++)
       await fair.add(
         { accountId: 'A', taskId: `A${i}` },
-        { level: 'Bronze', maxConcurrentTasks: 2 },
+        { weight: WEIGHTS.Bronze, maxConcurrentTasks: 2 },
       );
     await fill(fair, 'B', 5);
     expect(accountsOf(await fair.take(10))).toBe('ABABBBB');
     expect(await fair.take(1)).toEqual([]);
     await fair.finish('A', 'A0');
     expect(idsOf(await fair.take(5))).toEqual(['A2']);
+    // A run's end reported with the next take frees its place in the same call.
+    expect(idsOf(await fair.take(5, { finished: [{ accountId: 'A', taskId: 'A1' }] }))).toEqual([
+      'A3',
+    ]);
     // The operator lifts the cap: the rest goes at once.
-    await fair.setShare('A', { level: 'Bronze', maxConcurrentTasks: null });
-    expect(idsOf(await fair.take(5))).toEqual(['A3', 'A4']);
+    await fair.setShare('A', { weight: WEIGHTS.Bronze, maxConcurrentTasks: null });
+    expect(idsOf(await fair.take(5))).toEqual(['A4']);
   });
 
   it('frees a cap whose run never reported its end, after the lease', async () => {
@@ -113,7 +126,7 @@ describe('FairStage (Redis)', () => {
     for (let i = 0; i < 2; i++)
       await fair.add(
         { accountId: 'A', taskId: `A${i}` },
-        { level: 'Bronze', maxConcurrentTasks: 1 },
+        { weight: WEIGHTS.Bronze, maxConcurrentTasks: 1 },
       );
     expect(idsOf(await fair.take(5))).toEqual(['A0']);
     expect(await fair.take(5)).toEqual([]);
@@ -127,14 +140,14 @@ describe('FairStage (Redis)', () => {
     const wait = `${prefix}:tasks:wait`;
     await redis.rpush(wait, 'j1', 'j2');
     await fill(fair, 'A', 5);
-    expect(idsOf(await fair.take(3, wait))).toEqual(['A0']);
+    expect(idsOf(await fair.take(3, { waitingAhead: wait }))).toEqual(['A0']);
   });
 
   it('hands a taken task out again when its taker never confirmed it', async () => {
     const { fair } = stage();
     await fill(fair, 'A', 2);
-    const taken = await fair.take(2);
-    await fair.handedOver(taken.slice(0, 1));
+    const taken = await fair.take(1);
+    await fair.take(1, { handedOver: taken }); // confirms A0, takes A1
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(await fair.unclaimed(20, 10)).toEqual([{ taskId: 'A1', accountId: 'A' }]);
     // Claimed anew: a second reaper right after does not re-send it too.
@@ -149,14 +162,24 @@ describe('FairStage (Redis)', () => {
     const wait = `${prefix}:tasks:wait`;
     const positions = await fair.positions(['B0', 'B2', 'C1', 'A10', 'gone'], wait, 10_000);
     // Virtual times: A and B (Bronze) 0, 8, 16…; C (Silver) 0, 4; ties go by name.
-    expect(positions.get('B0')).toEqual({ ahead: 1 }); // A0
-    expect(positions.get('C1')).toEqual({ ahead: 3 }); // A0 B0 C0
-    expect(positions.get('B2')).toEqual({ ahead: 3 + 2 + 2 }); // A0-2, B0-1, C0-1
-    expect(positions.get('A10')).toEqual({ ahead: 10 + 3 + 2 });
+    const ahead = (id: string) => positions.get(id)?.ahead;
+    expect(ahead('B0')).toBe(1); // A0
+    expect(ahead('C1')).toBe(3); // A0 B0 C0
+    expect(ahead('B2')).toBe(3 + 2 + 2); // A0-2, B0-1, C0-1
+    expect(ahead('A10')).toBe(10 + 3 + 2);
     expect(positions.has('gone')).toBe(false);
+    // Nothing taken yet: no pace to estimate a start by.
+    expect(positions.get('B0')?.estimatedStartMs).toBeNull();
     // Checked against the order the stage really hands them out in.
     const order = idsOf(await fair.take(20));
-    for (const id of ['B0', 'B2', 'C1', 'A10'])
-      expect(order.indexOf(id)).toBe(positions.get(id)?.ahead);
+    for (const id of ['B0', 'B2', 'C1', 'A10']) expect(order.indexOf(id)).toBe(ahead(id));
+    // A alone is left (A15 next); 20 were taken within this 10-20 s window: 15 ahead of A30
+    // start in 7.5 to 15 s at that pace.
+    const later = await fair.positions(['A30', 'A15'], wait, 10_000);
+    expect(later.get('A15')).toEqual({ ahead: 0, estimatedStartMs: 0 });
+    const estimate = later.get('A30')?.estimatedStartMs ?? 0;
+    expect(later.get('A30')?.ahead).toBe(15);
+    expect(estimate).toBeGreaterThanOrEqual(15 * (10_000 / 20));
+    expect(estimate).toBeLessThanOrEqual(15 * (20_000 / 20));
   });
 });

@@ -1,25 +1,16 @@
-import type { AccountLevel } from '@genhub/contracts';
-import type { RedisClient } from '@genhub/queue';
-import { FAIR_STAGE_LUA } from './fair-stage.lua';
+import type { RedisClient } from '../redis-connection.util';
+import { FAIR_STAGE_LUA, PACE_BUCKET_MS } from './fair-stage.lua';
 
 /**
- * What each account level grants under contention: its share of the worker
- * slots relative to the others waiting (issue 36). Alone, any account gets
- * every slot.
+ * Virtual time one dispatch costs an account of weight 1; weight w pays
+ * STRIDE_UNIT / w (840 is divisible by every weight from 1 to 8, so virtual
+ * times stay integers).
  */
-export const LEVEL_WEIGHTS = {
-  Bronze: 1,
-  Silver: 2,
-  Gold: 4,
-  Platinum: 8,
-} as const satisfies Record<AccountLevel, number>;
+const STRIDE_UNIT = 840;
 
-/** Virtual time one dispatch costs an account: the heaviest weight's stride is 1 (integers). */
-const STRIDE_UNIT = Math.max(...Object.values(LEVEL_WEIGHTS));
-
-/** How an account is scheduled: its level's weight, and the operator's optional cap. */
+/** How an account is scheduled: its weight (its level's, LEVEL_WEIGHTS), and the operator's optional cap. */
 export interface AccountShare {
-  level: AccountLevel;
+  weight: number;
   /** Tasks of the account running at once at most; null or absent: no cap (the default). */
   maxConcurrentTasks?: number | null;
 }
@@ -34,9 +25,27 @@ export interface StagedTask {
 /** A task taken out of the stage, to be handed to the run queue. */
 export type TakenTask = StagedTask;
 
-/** Where a waiting task stands: tasks ahead of it under fair order. */
+/** Where a waiting task stands: tasks ahead of it under fair order, and when it should start. */
 export interface FairPosition {
   ahead: number;
+  /**
+   * Milliseconds until it should start at the pace tasks were taken over the
+   * last 10–20 s (ahead ÷ pace); 0 with nothing ahead; null when nothing was
+   * taken lately (no pace to go by).
+   */
+  estimatedStartMs: number | null;
+}
+
+export interface TakeOptions {
+  /**
+   * A list key whose length (jobs already in the run queue, not yet
+   * started) is subtracted from the count.
+   */
+  waitingAhead?: string;
+  /** Runs that ended since the last call (see `finish`). */
+  finished?: readonly StagedTask[];
+  /** Tasks taken earlier that are in the run queue now (see `handedOver`). */
+  handedOver?: readonly TakenTask[];
 }
 
 export interface FairStageOptions {
@@ -50,18 +59,9 @@ export interface FairStageOptions {
 
 type Reply = (string | number)[];
 type FairCommands = Record<
-  (typeof COMMANDS)[number],
+  keyof typeof FAIR_STAGE_LUA,
   (...args: (string | number)[]) => Promise<Reply>
 >;
-const COMMANDS = [
-  'genhubFairAdd',
-  'genhubFairTake',
-  'genhubFairFinish',
-  'genhubFairRemove',
-  'genhubFairShare',
-  'genhubFairPositions',
-  'genhubFairUnclaimed',
-] as const;
 
 /**
  * The fair stage between submit and the run queue (issue 36, decision 0133):
@@ -126,7 +126,7 @@ export class FairStage {
       task.accountId,
       task.taskId,
       task.requestId ?? '',
-      STRIDE_UNIT / LEVEL_WEIGHTS[share.level],
+      strideOf(share),
       share.maxConcurrentTasks ?? 0,
     );
     return wake === 1;
@@ -134,16 +134,20 @@ export class FairStage {
 
   /**
    * Takes up to `count` tasks in fair order, counting each as running for
-   * its account and as handed over until `handedOver`. `waitingAhead`: a
-   * list key whose length (jobs already in the run queue, not yet started)
-   * is subtracted from `count`.
+   * its account and as handed over until confirmed (`handedOver` of a later
+   * take). In the same call: the runs in `finished` ended (as `finish`), and
+   * the tasks in `handedOver` are in the run queue now.
    */
-  async take(count: number, waitingAhead?: string): Promise<TakenTask[]> {
+  async take(count: number, options: TakeOptions = {}): Promise<TakenTask[]> {
+    const { waitingAhead = '', finished = [], handedOver = [] } = options;
     const flat = await this.call(
       'genhubFairTake',
       this.options.runningLeaseMs,
       count,
-      waitingAhead ?? '',
+      waitingAhead,
+      finished.length,
+      ...finished.flatMap((t) => [t.accountId, t.taskId]),
+      ...handedOver.map(handingEntry),
     );
     const taken: TakenTask[] = [];
     for (let i = 0; i < flat.length; i += 3)
@@ -157,10 +161,7 @@ export class FairStage {
 
   /** These tasks are in the run queue now: no longer the stage's to re-send. */
   async handedOver(taken: readonly TakenTask[]): Promise<void> {
-    if (taken.length)
-      await (
-        await this.redis()
-      ).zrem(this.keys[6], ...taken.map((t) => `${t.taskId} ${t.accountId}`));
+    if (taken.length) await (await this.redis()).zrem(this.keys[6], ...taken.map(handingEntry));
   }
 
   /**
@@ -204,7 +205,7 @@ export class FairStage {
       'genhubFairShare',
       this.options.runningLeaseMs,
       accountId,
-      STRIDE_UNIT / LEVEL_WEIGHTS[share.level],
+      strideOf(share),
       share.maxConcurrentTasks ?? 0,
     );
   }
@@ -233,9 +234,14 @@ export class FairStage {
       scanLimit,
       ...taskIds,
     );
+    const [previous, current] = flat.slice(taskIds.length).map(Number);
+    // Taken per ms over the previous bucket and the part of the current one gone by.
+    const pace = (previous + current) / (PACE_BUCKET_MS + (Date.now() % PACE_BUCKET_MS));
     taskIds.forEach((id, i) => {
       const ahead = Number(flat[i]);
-      if (ahead >= 0) found.set(id, { ahead });
+      if (ahead < 0) return;
+      const estimatedStartMs = ahead === 0 ? 0 : pace > 0 ? Math.round(ahead / pace) : null;
+      found.set(id, { ahead, estimatedStartMs });
     });
     return found;
   }
@@ -250,4 +256,13 @@ export class FairStage {
     ]);
     return { tasks, accounts: ready + held };
   }
+}
+
+function strideOf(share: AccountShare): number {
+  return Math.max(1, Math.round(STRIDE_UNIT / share.weight));
+}
+
+/** A task's entry in the hand-over set. */
+function handingEntry(task: TakenTask): string {
+  return `${task.taskId} ${task.accountId}`;
 }

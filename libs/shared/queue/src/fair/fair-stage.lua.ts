@@ -1,3 +1,6 @@
+/** The pace of takes is counted in buckets this long (estimated start times). */
+export const PACE_BUCKET_MS = 10_000;
+
 /**
  * The fair stage's scripts (FairStage describes the keys). Each starts with
  * PRELUDE: KEYS 1 ready, 2 held, 3 clock, 4 strides, 5 caps, 6 members,
@@ -52,9 +55,18 @@ return {1, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
 
 /**
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
- * queue's wait list; '' for none) → account, task, request id, … in fair order.
+ * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
+ * ended (FINISH for each), then hand-over entries now in the run queue →
+ * account, task, request id, … in fair order.
  */
 const TAKE = `
+local k = tonumber(ARGV[6])
+for i = 0, k - 1 do
+  local a = ARGV[7 + 2 * i]
+  redis.call('ZREM', running(a), ARGV[8 + 2 * i])
+  if redis.call('ZSCORE', KEYS[2], a) then place(a) end
+end
+for i = 7 + 2 * k, #ARGV do redis.call('ZREM', KEYS[7], ARGV[i]) end
 local n = tonumber(ARGV[4])
 if ARGV[5] ~= '' then n = n - redis.call('LLEN', ARGV[5]) end
 local out = {}
@@ -75,6 +87,12 @@ while n > 0 do
     n = n - 1
   end
   place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
+end
+if #out > 0 then
+  -- The pace: tasks taken per PACE_BUCKET_MS, the last few buckets kept (estimated starts).
+  local bucket = base .. 'pace:' .. math.floor(now / ${PACE_BUCKET_MS})
+  redis.call('INCRBY', bucket, #out / 3)
+  redis.call('PEXPIRE', bucket, ${3 * PACE_BUCKET_MS})
 end
 return out`;
 
@@ -100,7 +118,8 @@ return {1}`;
 /**
  * ARGV 4 the run queue's wait list, 5 how far to look (tasks in the task's
  * own line, accounts ahead of it), 6… task ids → per task the tasks ahead
- * of it, or -1 (not waiting here, or further back than the look). A task at
+ * of it, or -1 (not waiting here, or further back than the look); then the
+ * tasks taken in the previous and the current pace bucket. A task at
  * index i of its account's line has virtual time vt + i × stride; from each
  * other ready account go first its tasks with an earlier virtual time (and,
  * as the zset breaks ties by name, an equal one when its name sorts first).
@@ -137,6 +156,9 @@ for i = 6, #ARGV do
   end
   out[#out + 1] = ahead
 end
+local bucket = math.floor(now / ${PACE_BUCKET_MS})
+out[#out + 1] = tonumber(redis.call('GET', base .. 'pace:' .. (bucket - 1)) or '0')
+out[#out + 1] = tonumber(redis.call('GET', base .. 'pace:' .. bucket) or '0')
 return out`;
 
 /** ARGV 4 older than (ms), 5 at most → task, account, … (each claimed anew for the caller). */

@@ -2,7 +2,8 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Provider } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { RedisConfig } from '@genhub/config';
-import { QueueName, type RedisClient } from '@genhub/queue';
+import { QueueName } from '../queue.constants';
+import type { RedisClient } from '../redis-connection.util';
 import { FairStage } from './fair-stage';
 
 /**
