@@ -142,12 +142,12 @@ const noisy = noisyRuns.length ? aggRuns(noisyRuns) : undefined;
 const noisyRows = noisy
   ? [
       {
-        metric: `noisy neighbour: quiet accounts' submit→completed p99 behind a ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')}-task backlog ÷ without`,
+        metric: `noisy neighbour: quiet p99 behind a ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')}-task backlog ÷ without`,
         ours: noisy.quiet_p99_ratio,
         target: { kind: 'abs<=', value: 2 },
       },
       {
-        metric: `noisy neighbour: saturation completions/s, fair ÷ FIFO (${NOISY_NEIGHBOUR.saturation_accounts} accounts)`,
+        metric: 'noisy neighbour: completions/s at saturation, fair ÷ FIFO',
         ours: noisy.fair_vs_fifo_throughput,
         target: { kind: 'abs>=', value: 0.95 },
       },
