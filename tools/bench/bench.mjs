@@ -1,19 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: the platform's benchmark, judged against the performance floor
 // (tools/bench/floor) measured in the same invocation (options: --help).
-import fs from 'node:fs';
-import {
-  benchEnvironment,
-  buildAndMigrate,
-  checkpoint,
-  deleteQueuePrefix,
-  dropDatabase,
-  recreateDatabase,
-  seedAccounts,
-  startPlatform,
-} from './lib/platform.mjs';
+import { buildApps, checkpoint, seedAccounts, withPlatform } from './lib/platform.mjs';
 import { prepareFloor, runFloor } from './lib/floor.mjs';
-import { renderTable, updateReadme, writeResults } from './lib/report.mjs';
+import { NOISY_NEIGHBOUR, noisyNeighbour } from './lib/noisy-neighbour.mjs';
+import { renderTable, updateReadme, updateReadmeRows, writeResults } from './lib/report.mjs';
 import {
   fixedRate,
   hotAccount,
@@ -25,7 +16,6 @@ import {
 import { eventStreams } from './lib/event-streams.mjs';
 import { waitQuiet } from './lib/quiet.mjs';
 import { agg, aggRuns } from './lib/stats.mjs';
-import { watchTerminalNotices } from './lib/terminal-notices.mjs';
 import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 
 const HELP = `usage: npm run bench -- [options]
@@ -33,14 +23,20 @@ const HELP = `usage: npm run bench -- [options]
 Starts the four built apps against PostgreSQL and Redis on 127.0.0.1 (a fresh
 database per run, deleted afterwards), measures submit throughput and latency,
 result polling, one hot account, webhook delay, a 100 MB upload and 1,000 open
-event streams, then runs the performance floor (tools/bench/floor) in the same
-invocation and prints each figure next to the floor's with the ratio. Results go
-to tools/bench/results/ and the table in docs/performance.md.
+event streams, then the noisy neighbour (one account's 10,000-task backlog
+against 20 quiet accounts; saturation with FAIR_SCHEDULING on and off, on
+platforms of their own), then runs the performance floor (tools/bench/floor) in
+the same invocation and prints each figure next to the floor's with the ratio.
+Results go to tools/bench/results/ and the table in docs/performance.md.
 
 options:
   --runs=N           runs of every scenario; the figures are their median (default 3)
   --duration=S       seconds each load scenario lasts (default 10)
   --accounts=N       accounts seeded through the admin API, at least 2 (default 1000)
+  --noisy-runs=N     repetitions of the noisy neighbour, about 3 min each; 0 leaves
+                     it out (default 1)
+  --only=SCENARIO    run one scenario alone, without the floor: noisy-neighbour
+                     (its rows replace their own in the table; the others stay)
   --skip-floor       measure the platform only, without the floor
   --node-args="..."  Node options for the four apps, space-separated, e.g.
                      --node-args="--max-semi-space-size=32" (default none)
@@ -62,6 +58,8 @@ const { values } = parseCommandLine({
     runs: { type: 'string', default: '3' },
     duration: { type: 'string', default: '10' },
     accounts: { type: 'string', default: '1000' },
+    'noisy-runs': { type: 'string', default: '1' },
+    only: { type: 'string' },
     'skip-floor': { type: 'boolean', default: false },
     'node-args': { type: 'string', default: '' },
   },
@@ -77,63 +75,103 @@ const NODE_ARGS = values['node-args'].split(' ').filter(Boolean);
 const RUNS = count('runs', 1);
 const DURATION = count('duration', 1);
 const ACCOUNTS = count('accounts', 2);
+const NOISY_RUNS = count('noisy-runs', 0);
+const ONLY = values.only;
+if (ONLY !== undefined && ONLY !== 'noisy-neighbour')
+  usageError('bench', `--only takes noisy-neighbour (got "${ONLY}")`);
+if (ONLY && NOISY_RUNS === 0) usageError('bench', '--only=noisy-neighbour needs --noisy-runs ≥ 1');
 const log = (m) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
 async function oneRun(run) {
-  const { database, env } = benchEnvironment(`r${run}`);
-  await recreateDatabase(database);
-  buildAndMigrate(env);
-  const platform = await startPlatform(env, NODE_ARGS);
-  const notices = await watchTerminalNotices(env.REDIS_URL, env.QUEUE_PREFIX);
-  try {
-    log(`run ${run}: seeding ${ACCOUNTS} accounts`);
-    const keys = await seedAccounts(platform.baseUrl, env.ADMIN_TOKEN, ACCOUNTS);
-    await checkpoint();
-    log(`run ${run}: 200 submits/s for ${DURATION} s`);
-    await waitQuiet(log);
-    const rate = await fixedRate({ platform, keys, notices, rate: 200, duration: DURATION });
-    log(`run ${run}: submit throughput, 50 connections`);
-    await waitQuiet(log);
-    const throughput = await submitThroughput({ platform, keys, notices, duration: DURATION });
-    log(`run ${run}: result polling, 50 connections`);
-    await waitQuiet(log);
-    const poll = await polling({ platform, tasks: rate.ids.slice(0, 1000), duration: DURATION });
-    log(`run ${run}: one hot account`);
-    await waitQuiet(log);
-    const hot = await hotAccount({ platform, key: keys[0], duration: DURATION });
-    log(`run ${run}: webhook delay`);
-    await waitQuiet(log);
-    const webhook = await webhookDelay({
-      platform,
-      keys,
-      notices,
-      rate: 100,
-      duration: Math.min(5, DURATION),
-    });
-    log(`run ${run}: 100 MB upload`);
-    await waitQuiet(log);
-    const upload = await uploadRss({ platform, key: keys[1] });
-    log(`run ${run}: 1,000 open task event streams`);
-    await waitQuiet(log);
-    const streams = await eventStreams({ platform, keys });
-    const { ids: _ids, ...rateFigures } = rate;
-    // The busiest customer against many small ones, in the same run (issue 23).
-    hot.hot_vs_spread = hot.hot_submit_rps / throughput.submit_rps;
-    return { rate: rateFigures, throughput, poll, hot, webhook, upload, streams };
-  } finally {
-    await notices.close();
-    await platform.stop();
-    await dropDatabase(database);
-    await deleteQueuePrefix(env.REDIS_URL, env.QUEUE_PREFIX);
-    fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
-  }
+  return withPlatform(
+    { label: `r${run}`, nodeArgs: NODE_ARGS },
+    async ({ platform, env, notices }) => {
+      log(`run ${run}: seeding ${ACCOUNTS} accounts`);
+      const keys = await seedAccounts(platform.baseUrl, env.ADMIN_TOKEN, ACCOUNTS);
+      await checkpoint();
+      log(`run ${run}: 200 submits/s for ${DURATION} s`);
+      await waitQuiet(log);
+      const rate = await fixedRate({ platform, keys, notices, rate: 200, duration: DURATION });
+      log(`run ${run}: submit throughput, 50 connections`);
+      await waitQuiet(log);
+      const throughput = await submitThroughput({ platform, keys, notices, duration: DURATION });
+      log(`run ${run}: result polling, 50 connections`);
+      await waitQuiet(log);
+      const poll = await polling({ platform, tasks: rate.ids.slice(0, 1000), duration: DURATION });
+      log(`run ${run}: one hot account`);
+      await waitQuiet(log);
+      const hot = await hotAccount({ platform, key: keys[0], duration: DURATION });
+      log(`run ${run}: webhook delay`);
+      await waitQuiet(log);
+      const webhook = await webhookDelay({
+        platform,
+        keys,
+        notices,
+        rate: 100,
+        duration: Math.min(5, DURATION),
+      });
+      log(`run ${run}: 100 MB upload`);
+      await waitQuiet(log);
+      const upload = await uploadRss({ platform, key: keys[1] });
+      log(`run ${run}: 1,000 open task event streams`);
+      await waitQuiet(log);
+      const streams = await eventStreams({ platform, keys });
+      const { ids: _ids, ...rateFigures } = rate;
+      // The busiest customer against many small ones, in the same run (issue 23).
+      hot.hot_vs_spread = hot.hot_submit_rps / throughput.submit_rps;
+      return { rate: rateFigures, throughput, poll, hot, webhook, upload, streams };
+    },
+  );
 }
 
+buildApps();
 const runs = [];
-for (let run = 1; run <= RUNS; run++) {
+for (let run = 1; run <= (ONLY ? 0 : RUNS); run++) {
   const r = await oneRun(run);
   log(`run ${run}: ${JSON.stringify(r)}`);
   runs.push(r);
+}
+// The noisy neighbour (issue 36) on platforms of its own, after the runs (not in each: it takes minutes).
+const noisyRuns = [];
+for (let repetition = 1; repetition <= NOISY_RUNS; repetition++) {
+  const r = await noisyNeighbour({ log, nodeArgs: NODE_ARGS, duration: DURATION, repetition });
+  log(`noisy neighbour ${repetition}: ${JSON.stringify(r)}`);
+  noisyRuns.push(r);
+}
+const noisy = noisyRuns.length ? aggRuns(noisyRuns) : undefined;
+const noisyRows = noisy
+  ? [
+      {
+        metric: `noisy neighbour: quiet p99 behind a ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')}-task backlog ÷ without`,
+        ours: noisy.quiet_p99_ratio,
+        target: { kind: 'abs<=', value: 2 },
+      },
+      {
+        metric: 'noisy neighbour: completions/s at saturation, fair ÷ FIFO',
+        ours: noisy.fair_vs_fifo_throughput,
+        target: { kind: 'abs>=', value: 0.95 },
+      },
+    ]
+  : [];
+const noisyNote =
+  noisy &&
+  `Noisy neighbour (issue 36; ${noisyRuns.length} repetition${noisyRuns.length > 1 ? 's' : ''}, measured ${new Date().toISOString().slice(0, 10)}${ONLY ? ' by `--only noisy-neighbour`' : ''}): one account keeps ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')} simulator tasks of ${NOISY_NEIGHBOUR.noisy_task_ms} ms outstanding (at least ${noisy.trickles.backlog.min_outstanding.median} throughout) while ${NOISY_NEIGHBOUR.quiet_accounts} quiet accounts each submit one task of ${NOISY_NEIGHBOUR.quiet_task_ms} ms every ${NOISY_NEIGHBOUR.quiet_every_s} s for ${NOISY_NEIGHBOUR.trickle_s} s: their p99 ${noisy.quiet_p99_ms_with_backlog.median} ms (${noisy.trickles.with_backlog.unfinished.median} unfinished after ${NOISY_NEIGHBOUR.quiet_wait_s} s), ${noisy.quiet_p99_ms_baseline.median} ms without the backlog. Saturation (0 ms tasks, 50 connections, ${DURATION} s, fair, FIFO, FIFO, fair on fresh platforms): ${noisy.completed_per_s_fair.median} completions/s with FAIR_SCHEDULING=true, ${noisy.completed_per_s_fifo.median} with false.`;
+
+if (ONLY) {
+  const at = new Date().toISOString();
+  const table = renderTable(noisyRows);
+  console.log(`${table}\n\n${noisyNote}`);
+  const file = writeResults({
+    at,
+    only: ONLY,
+    params: { duration_s: DURATION, noisy_runs: NOISY_RUNS, noisy_neighbour: NOISY_NEIGHBOUR },
+    noisy_neighbour: noisy,
+    rows: noisyRows,
+    raw: { noisy_neighbour: noisyRuns },
+  });
+  const updated = updateReadmeRows('noisy neighbour:', table, noisyNote, 'Noisy neighbour (');
+  log(`results written to ${file}${updated ? ' and docs/performance.md' : ''}`);
+  process.exit(0);
 }
 const ours = aggRuns(runs);
 
@@ -241,6 +279,7 @@ const rows = [
     ours: ours.streams.gateway_cpu_us_per_stream_s,
     target: { kind: 'abs<=', value: 10 },
   },
+  ...noisyRows,
 ];
 const at = new Date().toISOString();
 const table = renderTable(rows);
@@ -253,6 +292,7 @@ const markdown = [
   '',
   table,
   '',
+  ...(noisyNote ? [noisyNote, ''] : []),
   `CPU per task at saturation (µs, median): ${cpuLine(ours.throughput.cpu_us_per_task)}.`,
   '',
   `CPU per task at 200/s (µs, median): ${cpuLine(ours.rate.cpu_us_per_task)}.`,
@@ -262,11 +302,19 @@ const markdown = [
 console.log(markdown);
 const file = writeResults({
   at,
-  params: { runs: RUNS, duration_s: DURATION, accounts: ACCOUNTS },
+  params: {
+    runs: RUNS,
+    duration_s: DURATION,
+    accounts: ACCOUNTS,
+    noisy_runs: NOISY_RUNS,
+    ...(noisy && { noisy_neighbour: NOISY_NEIGHBOUR }),
+  },
   ours,
   floor,
+  noisy_neighbour: noisy,
   rows,
   raw: runs,
+  raw_noisy_neighbour: noisyRuns,
 });
 log(`results written to ${file}${updateReadme(markdown) ? ' and docs/performance.md' : ''}`);
 process.exit(0);

@@ -54,3 +54,19 @@ describe.each(TOOLS)('%s', (_name, command) => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
 });
+
+describe('npm run bench --only', () => {
+  it('refuses a scenario it does not know with one line and exit 2, before it builds or starts anything', () => {
+    const result = run(['tools/bench/bench.mjs', '--only=no-such-scenario']);
+    expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      'bench: --only takes noisy-neighbour (got "no-such-scenario") (see --help)\n',
+    );
+  }, 60_000);
+
+  it('refuses --only=noisy-neighbour with the scenario left out (--noisy-runs=0)', () => {
+    const result = run(['tools/bench/bench.mjs', '--only=noisy-neighbour', '--noisy-runs=0']);
+    expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^bench: --only=noisy-neighbour needs --noisy-runs ≥ 1/);
+  }, 60_000);
+});

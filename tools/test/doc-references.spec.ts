@@ -7,8 +7,8 @@ import path from 'node:path';
  * (docs/decisions/README.md) lists every note, every decision number cited
  * anywhere is in it (outside the notes, a live one: a folded note's number is
  * retired), every relative Markdown link and its #heading resolve, and the
- * bench keeps one committed result per machine kind, each one a document names
- * present. Reads files only: no build, no database.
+ * bench keeps one committed result per machine kind (and one per kind of each
+ * `--only` scenario), each one a document names present. Reads files only: no build, no database.
  */
 const root = path.resolve(__dirname, '../..');
 const DECISIONS = 'docs/decisions';
@@ -198,11 +198,11 @@ describe('Markdown links', () => {
 describe('bench results', () => {
   const committed = git('ls-files', '--cached', RESULTS).filter((file) => file.endsWith('.json'));
 
-  it('keeps one committed result per machine kind (git history keeps the rest)', () => {
+  it('keeps one committed result per machine kind, a full run apart from an --only one (git history keeps the rest)', () => {
     const kinds = new Map<string, string[]>();
     for (const file of committed) {
-      const result = JSON.parse(read(file)) as { machine?: { kind?: string } };
-      const kind = result.machine?.kind ?? '(machine not recorded)';
+      const result = JSON.parse(read(file)) as { machine?: { kind?: string }; only?: string };
+      const kind = `${result.machine?.kind ?? '(machine not recorded)'}${result.only ? ` --only ${result.only}` : ''}`;
       kinds.set(kind, [...(kinds.get(kind) ?? []), path.basename(file)]);
     }
     expect([...kinds].filter(([, files]) => files.length > 1)).toEqual([]);

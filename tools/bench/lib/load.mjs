@@ -40,8 +40,8 @@ export async function cannon({
 
 const now = () => performance.timeOrigin + performance.now();
 
-/** POST one submit; resolves with status and task id. */
-export function submitOnce(agent, baseUrl, key, query = '') {
+/** POST one submit (`body`: the simulator's input as JSON); resolves with status and task id. */
+export function submitOnce(agent, baseUrl, key, query = '', body = SUBMIT_BODY) {
   const url = new URL(`${SUBMIT_PATH}${query}`, baseUrl);
   return new Promise((resolve) => {
     const req = http.request(
@@ -51,7 +51,7 @@ export function submitOnce(agent, baseUrl, key, query = '') {
         agent,
         headers: {
           'content-type': 'application/json',
-          'content-length': Buffer.byteLength(SUBMIT_BODY),
+          'content-length': Buffer.byteLength(body),
           authorization: `Bearer ${key}`,
         },
       },
@@ -70,12 +70,12 @@ export function submitOnce(agent, baseUrl, key, query = '') {
       },
     );
     req.on('error', () => resolve({ status: -1 }));
-    req.end(SUBMIT_BODY);
+    req.end(body);
   });
 }
 
 /** Sends `rate` submits per second for `seconds`, on schedule whatever the answers do. */
-export async function openLoop({ baseUrl, keys, rate, seconds, query = '' }) {
+export async function openLoop({ baseUrl, keys, rate, seconds, query = '', body = SUBMIT_BODY }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const total = Math.round(rate * seconds);
   const records = [];
@@ -87,7 +87,7 @@ export async function openLoop({ baseUrl, keys, rate, seconds, query = '' }) {
     const rec = { sentAt: now() };
     records.push(rec);
     pending.push(
-      submitOnce(agent, baseUrl, keys[i % keys.length], query).then((r) =>
+      submitOnce(agent, baseUrl, keys[i % keys.length], query, body).then((r) =>
         Object.assign(rec, r, { doneAt: now() }),
       ),
     );

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { root } from '../../start/lib/paths.mjs';
+import { watchTerminalNotices } from './terminal-notices.mjs';
 
 export const APPS = ['gateway', 'task-worker', 'webhook-dispatcher', 'billing'];
 const SERVER_URL =
@@ -82,22 +83,28 @@ export async function deleteQueuePrefix(redisUrl, prefix) {
   }
 }
 
-export function buildAndMigrate(env) {
+/** Builds the four apps (nx caches what did not change). */
+export function buildApps() {
   const build = spawnSync(
     'npx',
     ['nx', 'run-many', '-t', 'build', `--projects=${APPS.join(',')}`],
     {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...env, NX_DAEMON: 'false' },
+      env: { ...process.env, NX_DAEMON: 'false' },
     },
   );
   if (build.status !== 0) throw new Error('build failed');
-  const migrate = spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], {
+}
+
+/** Migrates the run's database with the built migrate CLI. */
+export function migrate(env) {
+  const result = spawnSync(process.execPath, [entry('gateway', 'cli/migrate')], {
     env,
-    stdio: 'inherit',
+    // Its report on stderr: the bench's stdout is the table.
+    stdio: ['ignore', process.stderr, 'inherit'],
   });
-  if (migrate.status !== 0) throw new Error('migration failed');
+  if (result.status !== 0) throw new Error('migration failed');
 }
 
 const entry = (app, file = 'main') =>
@@ -117,34 +124,70 @@ export async function startPlatform(env, nodeArgs = []) {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
-  for (const app of APPS) {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORTS[app]}/ready`)).status === 200) break;
-      } catch {
-        /* not up yet */
+  const stop = () =>
+    Promise.all(
+      Object.values(procs).map(
+        (p) =>
+          new Promise((resolve) => {
+            if (p.exitCode !== null || p.signalCode !== null) return resolve();
+            p.once('exit', resolve);
+            p.kill('SIGTERM');
+            setTimeout(() => p.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
+  try {
+    for (const app of APPS) {
+      for (let i = 0; ; i++) {
+        try {
+          if ((await fetch(`http://127.0.0.1:${PORTS[app]}/ready`)).status === 200) break;
+        } catch {
+          /* not up yet */
+        }
+        const { exitCode, signalCode } = procs[app];
+        if (exitCode !== null || signalCode !== null)
+          throw new Error(`${app} exited before it was ready (${exitCode ?? signalCode})`);
+        // A busy machine (other tenants) can take 10 s and more to start the four.
+        if (i > 600) throw new Error(`${app} did not become ready in 60 s`);
+        await sleep(100);
       }
-      if (i > 150) throw new Error(`${app} did not become ready`);
-      await sleep(100);
     }
+  } catch (error) {
+    await stop(); // nothing left running
+    throw error;
   }
   return {
     baseUrl: `http://127.0.0.1:${PORTS.gateway}`,
     pids: Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, p.pid])),
-    async stop() {
-      await Promise.all(
-        Object.values(procs).map(
-          (p) =>
-            new Promise((resolve) => {
-              if (p.exitCode !== null) return resolve();
-              p.once('exit', resolve);
-              p.kill('SIGTERM');
-              setTimeout(() => p.kill('SIGKILL'), 10_000).unref();
-            }),
-        ),
-      );
-    },
+    stop,
   };
+}
+
+/**
+ * One platform for a run or a scenario: a fresh database (`genhub_bench_<label>`)
+ * and queue prefix, migrated; the four built apps started with `extraEnv` on top
+ * of the bench's environment; the terminal notices watched. `use({ platform, env,
+ * notices })` measures against it; afterwards, whatever happened, the apps are
+ * stopped and the database, the queue keys and the storage deleted.
+ */
+export async function withPlatform({ label, extraEnv = {}, nodeArgs = [] }, use) {
+  const { database, env } = benchEnvironment(label);
+  Object.assign(env, extraEnv);
+  let platform;
+  let notices;
+  try {
+    await recreateDatabase(database);
+    migrate(env);
+    platform = await startPlatform(env, nodeArgs);
+    notices = await watchTerminalNotices(env.REDIS_URL, env.QUEUE_PREFIX);
+    return await use({ platform, env, notices });
+  } finally {
+    await notices?.close();
+    await platform?.stop();
+    await dropDatabase(database);
+    await deleteQueuePrefix(env.REDIS_URL, env.QUEUE_PREFIX);
+    fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
+  }
 }
 
 /** Creates accounts with a large balance and one key each, through the admin API. */

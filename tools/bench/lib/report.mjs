@@ -76,3 +76,30 @@ export function updateReadme(markdown) {
   fs.writeFileSync(file, `${before}\n${markdown}\n${after}`);
   return true;
 }
+
+/**
+ * For a run of one scenario (`--only`): in the performance guide's table, replaces
+ * the rows whose measure starts with `prefix` by those of `table` (appends them when
+ * there are none), and the paragraph starting with `notePrefix` by `note` (placed
+ * after the table when there is none); the other rows and lines stay as they are.
+ */
+export function updateReadmeRows(prefix, table, note, notePrefix) {
+  const file = path.join(root, PERFORMANCE_DOC);
+  const text = fs.readFileSync(file, 'utf8');
+  const start = text.indexOf('<!-- bench:start -->');
+  const end = text.indexOf('<!-- bench:end -->');
+  if (start < 0 || end < start) return false;
+  const ours = (line) => line.replace(/^\|\s*/, '').startsWith(prefix);
+  const rows = table.split('\n').filter((line) => ours(line));
+  const lines = text
+    .slice(start, end)
+    .split('\n')
+    .filter((line) => !ours(line) && !line.startsWith(notePrefix));
+  const lastRow = lines.findLastIndex((line) => line.startsWith('|'));
+  if (lastRow < 0) return false;
+  lines.splice(lastRow + 1, 0, ...rows, '', note);
+  // One blank line between paragraphs, whatever was removed.
+  const block = lines.join('\n').replace(/\n{3,}/g, '\n\n');
+  fs.writeFileSync(file, text.slice(0, start) + block + text.slice(end));
+  return true;
+}

@@ -6,7 +6,7 @@ import { latency, r2 } from './stats.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function groups(platform) {
+export function groups(platform) {
   return {
     ...Object.fromEntries(Object.entries(platform.pids).map(([app, pid]) => [app, [pid]])),
     loadgen: [process.pid],
@@ -16,7 +16,7 @@ function groups(platform) {
 }
 
 /** CPU per task of every process (µs) between a snapshot and now, with their total. */
-function cpuPerTask(platform, before, tasks) {
+export function cpuPerTask(platform, before, tasks) {
   const cpu = cpuDelta(before, cpuSnapshot(groups(platform)));
   const perTaskUs = Object.fromEntries(
     Object.entries(cpu).map(([k, s]) => [k, r2((s * 1e6) / Math.max(1, tasks))]),
