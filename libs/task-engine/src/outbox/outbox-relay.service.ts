@@ -207,12 +207,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
    */
   private async enqueue(rows: OutboxRow[]): Promise<QueueName[]> {
     const byQueue = new Map<QueueName, Parameters<Queue['addBulk']>[0]>();
-    const staged: Promise<boolean>[] = [];
+    const staged: Parameters<FairStage['addAll']>[0][number][] = [];
     for (const row of rows) {
       const name = row.jobName as JobName;
       const fairShare = this.fair && name === JobName.RunTask && stagedRun(row.payload);
       if (fairShare) {
-        staged.push(this.fairStage.add(fairShare.task, fairShare.share));
+        staged.push(fairShare);
         continue;
       }
       const queue = JOB_QUEUE[name];
@@ -220,9 +220,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       jobs.push({ name, data: row.payload, opts: { ...JOB_OPTIONS[name], jobId: row.jobId } });
       byQueue.set(queue, jobs);
     }
-    const [wakes] = await withTimeout(
+    const [wake] = await withTimeout(
       Promise.all([
-        Promise.all(staged),
+        this.fairStage.addAll(staged),
         ...[...byQueue].map(([queue, jobs]) =>
           jobs.length === 1
             ? this.queues[queue].add(jobs[0].name, jobs[0].data, jobs[0].opts)
@@ -232,7 +232,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       ENQUEUE_TIMEOUT_MS,
     );
     // Idle task-workers wait for this notice (busy ones take more as their runs end).
-    if (wakes.includes(true))
+    if (wake)
       this.pubsub
         .publish(PubSubChannel.FairWork, '')
         .catch((error: Error) => this.logger.warn(`fair work notice: ${error.message}`));

@@ -80,6 +80,20 @@ describe('FairStage (Redis)', () => {
     expect(accountsOf(await fair.take(6))).toMatch(/^(AB|BA){3}$/);
   });
 
+  it('adds a batch in one call, in its order, skipping what already waits', async () => {
+    const { fair } = stage();
+    await fair.add({ accountId: 'A', taskId: 'A0' }, { weight: 1 });
+    const share = { weight: 1 };
+    expect(
+      await fair.addAll([
+        { task: { accountId: 'A', taskId: 'A0' }, share },
+        { task: { accountId: 'A', taskId: 'A1' }, share },
+        { task: { accountId: 'B', taskId: 'B0' }, share },
+      ]),
+    ).toBe(false); // the stage was not idle: A0 was ready
+    expect(idsOf(await fair.take(5))).toEqual(['A0', 'B0', 'A1']);
+  });
+
   it('ignores a task added twice (a re-sent outbox row)', async () => {
     const { fair } = stage();
     expect(await fair.add({ accountId: 'A', taskId: 'x' }, { weight: WEIGHTS.Bronze })).toBe(true);

@@ -50,15 +50,23 @@ local function share(a, stride, cap)
 end
 `;
 
-/** ARGV 4 account, 5 task, 6 request id, 7 stride, 8 cap (0: none) → {added, wake}. */
+/**
+ * ARGV from 4, five per task: account, task, request id, stride, cap (0:
+ * none) → {tasks added, wake (the stage had nothing ready and now has)}.
+ */
 const ADD = `
-local a, task = ARGV[4], ARGV[5]
-if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. ARGV[6]) == 0 then return {0, 0} end
 local idle = redis.call('ZCARD', KEYS[1]) == 0
-redis.call('RPUSH', line(a), task)
-share(a, ARGV[7], ARGV[8])
-place(a)
-return {1, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
+local added = 0
+for i = 4, #ARGV, 5 do
+  local a, task = ARGV[i], ARGV[i + 1]
+  if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. ARGV[i + 2]) == 1 then
+    redis.call('RPUSH', line(a), task)
+    share(a, ARGV[i + 3], ARGV[i + 4])
+    place(a)
+    added = added + 1
+  end
+end
+return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
 
 /**
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run

@@ -120,14 +120,22 @@ export class FairStage {
    * idle workers are to be woken.
    */
   async add(task: StagedTask, share: AccountShare): Promise<boolean> {
+    return this.addAll([{ task, share }]);
+  }
+
+  /** `add` for several tasks in one call (a relay's batch), in their order. */
+  async addAll(items: readonly { task: StagedTask; share: AccountShare }[]): Promise<boolean> {
+    if (!items.length) return false;
     const [, wake] = await this.call(
       'genhubFairAdd',
       this.options.runningLeaseMs,
-      task.accountId,
-      task.taskId,
-      task.requestId ?? '',
-      strideOf(share),
-      share.maxConcurrentTasks ?? 0,
+      ...items.flatMap(({ task, share }) => [
+        task.accountId,
+        task.taskId,
+        task.requestId ?? '',
+        strideOf(share),
+        share.maxConcurrentTasks ?? 0,
+      ]),
     );
     return wake === 1;
   }
