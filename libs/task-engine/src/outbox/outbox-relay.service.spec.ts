@@ -51,12 +51,13 @@ function relayWith(
   const dataSource = { manager: {} } as unknown as DataSource;
   const staged: { taskId: string; weight: number; cap?: number | null }[] = [];
   const stage = {
-    add: async (
-      task: { taskId: string },
-      share: { weight: number; maxConcurrentTasks?: number },
+    addAll: async (
+      items: { task: { taskId: string }; share: { weight: number; maxConcurrentTasks?: number } }[],
     ) => {
-      staged.push({ taskId: task.taskId, weight: share.weight, cap: share.maxConcurrentTasks });
-      return staged.length === 1; // the first add finds the stage idle
+      const idle = staged.length === 0; // the first batch finds the stage idle
+      for (const { task, share } of items)
+        staged.push({ taskId: task.taskId, weight: share.weight, cap: share.maxConcurrentTasks });
+      return idle && items.length > 0;
     },
   } as unknown as FairStage;
   const published: string[] = [];

@@ -85,7 +85,7 @@ describe('FairFeeder (Redis, BullMQ)', () => {
     const { queue: slowQueue, stage: slowStage, feeder: slow } = feederWith(2);
     await staged(slowStage, 10);
     slow.started({ taskId: 'long' });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // runs of 300 ms: 100 ms is no job
+    await new Promise((resolve) => setTimeout(resolve, 300)); // runs of 300 ms: FEED_AHEAD_MS is no job
     slow.ended({ taskId: 'long' });
     slow.onApplicationBootstrap();
     await until(async () => (await slowQueue.getWaitingCount()) === 2);

@@ -37,7 +37,7 @@ const REAP_BATCH = 100;
  * runs at saturation); with runs of a second or more that is none, so the
  * stage's choice stays exact where it matters.
  */
-export const FEED_AHEAD_MS = 100;
+export const FEED_AHEAD_MS = 30;
 /** Weight of each run in the mean run time (an exponential moving average). */
 const RUN_TIME_WEIGHT = 0.1;
 
