@@ -3,10 +3,10 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import {
   FairStage,
+  fairStageOn,
   jobIdFor,
   JobName,
   QueueName,
-  type RedisClient,
   redisConnection,
 } from '@genhub/queue';
 import { sleep, startTcpProxy, TcpProxy } from '@genhub/testing';
@@ -51,11 +51,7 @@ describe('gateway under PostgreSQL and Redis outages', () => {
       connection: redisConnection(REDIS_URL),
       prefix: process.env.QUEUE_PREFIX,
     });
-    stage = new FairStage(
-      async () => (await tasks.getBackend().client) as unknown as RedisClient,
-      process.env.QUEUE_PREFIX as string,
-      { runningLeaseMs: 60_000 },
-    );
+    stage = fairStageOn(tasks, process.env.QUEUE_PREFIX as string, 60_000);
     const account = await call(`${gw.url}/admin/v1/accounts`, {
       method: 'POST',
       headers: admin(),

@@ -25,13 +25,7 @@ import {
   TaskEngineModule,
 } from '@genhub/task-engine';
 import { ObservabilityModule } from '@genhub/observability';
-import {
-  FairStage,
-  QueueModule,
-  QueueName,
-  type RedisClient,
-  redisConnection,
-} from '@genhub/queue';
+import { FairStage, fairStageOn, QueueModule, QueueName, redisConnection } from '@genhub/queue';
 import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import {
   createTestDatabase,
@@ -125,11 +119,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const connection = redisConnection(process.env.REDIS_URL as string);
     const prefix = own.QUEUE_PREFIX;
     tasksQueue = new Queue(QueueName.Tasks, { connection, prefix });
-    stage = new FairStage(
-      async () => (await tasksQueue.getBackend().client) as unknown as RedisClient,
-      prefix,
-      { runningLeaseMs: 60_000 },
-    );
+    stage = fairStageOn(tasksQueue, prefix, 60_000);
     billingQueue = new Queue(QueueName.Billing, { connection, prefix });
     opened.push(await startBilling());
   });

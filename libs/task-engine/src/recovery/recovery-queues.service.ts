@@ -6,13 +6,12 @@ import {
   checkQueuePrefix,
   closeQueue,
   FairStage,
-  RUNNING_LEASE_MS,
+  fairStageOn,
   type InstallationIdentity,
   JOB_OPTIONS,
   JOB_QUEUE,
   JobName,
   QueueName,
-  type RedisClient,
 } from '@genhub/queue';
 import { OutboxRelay } from '../outbox/outbox-relay.service';
 import { OutboxRepository } from '@genhub/tasks-data-access';
@@ -44,11 +43,7 @@ export class RecoveryQueues {
       billing: open(QueueName.Billing),
       webhooks: open(QueueName.Webhooks),
     };
-    this.fairStage = new FairStage(
-      async () => (await this.queues.tasks.getBackend().client) as unknown as RedisClient,
-      redis.QUEUE_PREFIX,
-      { runningLeaseMs: RUNNING_LEASE_MS },
-    );
+    this.fairStage = fairStageOn(this.queues.tasks, redis.QUEUE_PREFIX);
   }
 
   /** Whether a job with this id exists and will still run (a run job: or waits in the fair stage). */

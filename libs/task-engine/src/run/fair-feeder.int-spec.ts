@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import {
   FairStage,
+  fairStageOn,
   QueueName,
   type PubSubService,
-  type RedisClient,
   redisConnection,
 } from '@genhub/queue';
 import type { TaskConfig } from '@genhub/config';
@@ -33,11 +33,7 @@ describe('FairFeeder (Redis, BullMQ)', () => {
     const prefix = testQueuePrefix('feeder');
     prefixes.push(prefix);
     const queue = new Queue(QueueName.Tasks, { connection: redisConnection(url), prefix });
-    const stage = new FairStage(
-      async () => (await queue.getBackend().client) as unknown as RedisClient,
-      prefix,
-      { runningLeaseMs: 60_000 },
-    );
+    const stage = fairStageOn(queue, prefix, 60_000);
     const pubsub = { subscribe: async () => () => undefined } as unknown as PubSubService;
     const feeder = new FairFeeder(stage, queue, pubsub, { isVerified: true }, {
       TASK_CONCURRENCY: slots,

@@ -14,16 +14,18 @@ import { FairStage } from './fair-stage';
  */
 export const RUNNING_LEASE_MS = 2 * 3_600_000;
 
-/** The fair stage on the run queue's own connection (its topology, its hash-tagged prefix). */
+/** The fair stage on a run queue's own connection (its topology, its hash-tagged prefix). */
+export function fairStageOn(tasks: Queue, prefix: string, runningLeaseMs = RUNNING_LEASE_MS) {
+  return new FairStage(
+    async () => (await tasks.getBackend().client) as unknown as RedisClient,
+    prefix,
+    { runningLeaseMs },
+  );
+}
+
+/** The fair stage of the app's run queue. */
 export const fairStageProvider: Provider = {
   provide: FairStage,
   inject: [getQueueToken(QueueName.Tasks), RedisConfig],
-  useFactory: (tasks: Queue, redis: RedisConfig) =>
-    new FairStage(
-      async () => (await tasks.getBackend().client) as unknown as RedisClient,
-      redis.QUEUE_PREFIX,
-      {
-        runningLeaseMs: RUNNING_LEASE_MS,
-      },
-    ),
+  useFactory: (tasks: Queue, redis: RedisConfig) => fairStageOn(tasks, redis.QUEUE_PREFIX),
 };

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import {
   FairStage,
+  fairStageOn,
   jobIdFor,
   JobName,
   QueueName,
-  type RedisClient,
   redisConnection,
 } from '@genhub/queue';
 import { deleteQueuePrefix, testQueuePrefix } from '@genhub/testing';
@@ -33,11 +33,7 @@ describe('QueuePositions (Redis)', () => {
         { v: 1, taskId },
         { jobId: jobIdFor(JobName.RunTask, taskId) },
       );
-    stage = new FairStage(
-      async () => (await queue.getBackend().client) as unknown as RedisClient,
-      prefix,
-      { runningLeaseMs: 60_000 },
-    );
+    stage = fairStageOn(queue, prefix, 60_000);
     positions = new QueuePositions(queue, stage);
   });
   afterAll(async () => {
