@@ -26,7 +26,7 @@ export function engineTestingModule(options: {
   name: string;
   /** OBJECT_STORAGE: an in-memory store or the real StorageModule. */
   storage: NonNullable<ModuleMetadata['imports']>[number];
-  /** The environment the configuration reads: the spec's `process.env` and its own settings. */
+  /** The environment the configuration reads, given by the spec (its own settings added). */
   env: NodeJS.ProcessEnv;
   imports?: ModuleMetadata['imports'];
 }): TestingModuleBuilder {

@@ -71,7 +71,8 @@ return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
 /**
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
  * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
- * ended (FINISH for each), then hand-over entries now in the run queue →
+ * ended (each no longer counts against its account's cap), then hand-over
+ * entries now in the run queue →
  * account, task, request id, … in fair order.
  */
 const TAKE = `
@@ -110,12 +111,6 @@ if #out > 0 then
   redis.call('PEXPIRE', bucket, ${3 * PACE_BUCKET_MS})
 end
 return out`;
-
-/** ARGV 4 account, 5 task: its run ended. */
-const FINISH = `
-redis.call('ZREM', running(ARGV[4]), ARGV[5])
-place(ARGV[4])
-return {1}`;
 
 /** ARGV 4 account, 5 task → {1} when it was waiting (now taken out), {0} otherwise. */
 const REMOVE = `
@@ -196,7 +191,6 @@ return out`;
 export const FAIR_STAGE_LUA = {
   genhubFairAdd: PRELUDE + ADD,
   genhubFairTake: PRELUDE + TAKE,
-  genhubFairFinish: PRELUDE + FINISH,
   genhubFairRemove: PRELUDE + REMOVE,
   genhubFairShare: PRELUDE + SHARE,
   genhubFairPositions: PRELUDE + POSITIONS,

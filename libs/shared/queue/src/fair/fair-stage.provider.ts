@@ -9,7 +9,7 @@ import { FairStage } from './fair-stage';
 /**
  * How long a taken task counts against its account's cap without its run
  * reporting an end: the longest model time limit (1 h) and its re-runs
- * after stalls. Only a lost `finish` (its worker died, or Redis was away
+ * after stalls. Only a lost end report (its worker died, or Redis was away
  * at that moment) ever waits this long.
  */
 export const RUNNING_LEASE_MS = 2 * 3_600_000;

@@ -42,17 +42,18 @@ export interface TakeOptions {
    * started) is subtracted from the count.
    */
   waitingAhead?: string;
-  /** Runs that ended since the last call (see `finish`). */
+  /** Runs that ended since the last call: no longer counted against their accounts' caps. */
   finished?: readonly StagedTask[];
-  /** Tasks taken earlier that are in the run queue now (see `handedOver`). */
+  /** Tasks taken earlier that are in the run queue now: no longer the stage's to re-send. */
   handedOver?: readonly TakenTask[];
 }
 
 export interface FairStageOptions {
   /**
    * A task counts as running for its account's cap from the moment it is
-   * taken until `finish`; an entry older than this is dropped (a run whose
-   * `finish` was lost: its worker died), so a cap never stays used for good.
+   * taken until its end is reported (`take`'s `finished`); an entry older
+   * than this is dropped (an end that was lost: its worker died), so a cap
+   * never stays used for good.
    */
   runningLeaseMs: number;
 }
@@ -143,8 +144,8 @@ export class FairStage {
   /**
    * Takes up to `count` tasks in fair order, counting each as running for
    * its account and as handed over until confirmed (`handedOver` of a later
-   * take). In the same call: the runs in `finished` ended (as `finish`), and
-   * the tasks in `handedOver` are in the run queue now.
+   * take). In the same call: the runs in `finished` ended, and the tasks in
+   * `handedOver` are in the run queue now.
    */
   async take(count: number, options: TakeOptions = {}): Promise<TakenTask[]> {
     const { waitingAhead = '', finished = [], handedOver = [] } = options;
@@ -167,11 +168,6 @@ export class FairStage {
     return taken;
   }
 
-  /** These tasks are in the run queue now: no longer the stage's to re-send. */
-  async handedOver(taken: readonly TakenTask[]): Promise<void> {
-    if (taken.length) await (await this.redis()).zrem(this.keys[6], ...taken.map(handingEntry));
-  }
-
   /**
    * Tasks taken more than `olderThanMs` ago and never confirmed handed over
    * (their taker died between the two): to be added to the run queue again
@@ -189,11 +185,6 @@ export class FairStage {
     for (let i = 0; i < flat.length; i += 2)
       taken.push({ taskId: String(flat[i]), accountId: String(flat[i + 1]) });
     return taken;
-  }
-
-  /** A run of the account ended: its cap has room again. */
-  async finish(accountId: string, taskId: string): Promise<void> {
-    await this.call('genhubFairFinish', this.options.runningLeaseMs, accountId, taskId);
   }
 
   /** Takes a waiting task out (its deletion); whether it was waiting. */
