@@ -3,7 +3,7 @@
 // (tools/bench/floor) measured in the same invocation (options: --help).
 import { buildApps, checkpoint, seedAccounts, withPlatform } from './lib/platform.mjs';
 import { prepareFloor, runFloor } from './lib/floor.mjs';
-import { NOISY_NEIGHBOUR, noisyNeighbour } from './lib/noisy-neighbour.mjs';
+import { NOISY_NEIGHBOUR, noisyNeighbour, SATURATION_ORDER } from './lib/noisy-neighbour.mjs';
 import { renderTable, updateReadme, updateReadmeRows, writeResults } from './lib/report.mjs';
 import {
   fixedRate,
@@ -132,6 +132,12 @@ for (let run = 1; run <= (ONLY ? 0 : RUNS); run++) {
   runs.push(r);
 }
 // The noisy neighbour (issue 36) on platforms of its own, after the runs (not in each: it takes minutes).
+/** Each process's CPU per task (the median over runs), on one line. */
+const cpuLine = (perTask) =>
+  Object.entries(perTask)
+    .map(([k, v]) => `${k} ${v.median}`)
+    .join(', ');
+
 const noisyRuns = [];
 for (let repetition = 1; repetition <= NOISY_RUNS; repetition++) {
   const r = await noisyNeighbour({ log, nodeArgs: NODE_ARGS, duration: DURATION, repetition });
@@ -155,7 +161,7 @@ const noisyRows = noisy
   : [];
 const noisyNote =
   noisy &&
-  `Noisy neighbour (issue 36; ${noisyRuns.length} repetition${noisyRuns.length > 1 ? 's' : ''}, measured ${new Date().toISOString().slice(0, 10)}${ONLY ? ' by `--only noisy-neighbour`' : ''}): one account keeps ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')} simulator tasks of ${NOISY_NEIGHBOUR.noisy_task_ms} ms outstanding (at least ${noisy.trickles.backlog.min_outstanding.median} throughout) while ${NOISY_NEIGHBOUR.quiet_accounts} quiet accounts each submit one task of ${NOISY_NEIGHBOUR.quiet_task_ms} ms every ${NOISY_NEIGHBOUR.quiet_every_s} s for ${NOISY_NEIGHBOUR.trickle_s} s: their p99 ${noisy.quiet_p99_ms_with_backlog.median} ms (${noisy.trickles.with_backlog.unfinished.median} unfinished after ${NOISY_NEIGHBOUR.quiet_wait_s} s), ${noisy.quiet_p99_ms_baseline.median} ms without the backlog. Saturation (0 ms tasks, 50 connections, ${DURATION} s, fair, FIFO, FIFO, fair on fresh platforms): ${noisy.completed_per_s_fair.median} completions/s with FAIR_SCHEDULING=true, ${noisy.completed_per_s_fifo.median} with false.`;
+  `Noisy neighbour (issue 36; ${noisyRuns.length} repetition${noisyRuns.length > 1 ? 's' : ''}, measured ${new Date().toISOString().slice(0, 10)}${ONLY ? ' by `--only noisy-neighbour`' : ''}): one account keeps ${NOISY_NEIGHBOUR.backlog.toLocaleString('en')} simulator tasks of ${NOISY_NEIGHBOUR.noisy_task_ms} ms outstanding (at least ${noisy.trickles.backlog.min_outstanding.median} throughout) while ${NOISY_NEIGHBOUR.quiet_accounts} quiet accounts each submit one task of ${NOISY_NEIGHBOUR.quiet_task_ms} ms every ${NOISY_NEIGHBOUR.quiet_every_s} s for ${NOISY_NEIGHBOUR.trickle_s} s: their p99 ${noisy.quiet_p99_ms_with_backlog.median} ms (${noisy.trickles.with_backlog.unfinished.median} unfinished after ${NOISY_NEIGHBOUR.quiet_wait_s} s), ${noisy.quiet_p99_ms_baseline.median} ms without the backlog. Saturation (0 ms tasks, 50 connections, ${DURATION} s phases, ${SATURATION_ORDER.map((fair) => (fair ? 'fair' : 'FIFO')).join(', ')}, each on a fresh platform): ${noisy.completed_per_s_fair.median} completions/s with FAIR_SCHEDULING=true, ${noisy.completed_per_s_fifo.median} with false; CPU per task (µs, mean of the phases) fair: ${cpuLine(noisy.cpu_us_per_task_fair)}; FIFO: ${cpuLine(noisy.cpu_us_per_task_fifo)}.`;
 
 if (ONLY) {
   const at = new Date().toISOString();
@@ -283,10 +289,6 @@ const rows = [
 ];
 const at = new Date().toISOString();
 const table = renderTable(rows);
-const cpuLine = (perTask) =>
-  Object.entries(perTask)
-    .map(([k, v]) => `${k} ${v.median}`)
-    .join(', ');
 const markdown = [
   `Measured ${at.slice(0, 10)} on this machine (${RUNS} runs of ${DURATION} s; completion observed by the task-terminal notice on Redis, as sync waiters see it; floor from tools/bench/floor in the same invocation${floor ? '' : ' — skipped'}).`,
   '',

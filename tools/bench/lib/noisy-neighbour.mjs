@@ -220,18 +220,21 @@ async function saturation({ log, nodeArgs, label, fair, duration }) {
         non2xx: result.non2xx,
         drain_s: r2((Date.now() - drainStart) / 1000),
         completed_per_s: r2((completed / (last - start)) * 1000),
-        cpu_us_per_task: cpuPerTask(platform, before, completed).total,
+        cpu_us_per_task: cpuPerTask(platform, before, completed),
       };
     },
   );
 }
 
 /**
- * One repetition of the scenario: the trickle with and without the backlog,
- * then saturation with fair scheduling and first-in first-out in the order
- * fair, FIFO, FIFO, fair (each on a fresh platform), so that a machine
- * speeding up or slowing down over the minute weighs on both alike.
+ * The saturation phases' FAIR_SCHEDULING, in order (each on a fresh
+ * platform): ABBA BAAB, so that a machine speeding up or slowing down over
+ * the two minutes weighs on both alike; one 10 s phase varies by ±8 % from
+ * the next on this machine, so four of each.
  */
+export const SATURATION_ORDER = [true, false, false, true, false, true, true, false];
+
+/** One repetition of the scenario: the trickle with and without the backlog, then the saturation phases. */
 export async function noisyNeighbour({ log, nodeArgs, duration, repetition }) {
   const trickles = await trickleWithAndWithoutBacklog({
     log,
@@ -239,17 +242,28 @@ export async function noisyNeighbour({ log, nodeArgs, duration, repetition }) {
     label: `nn${repetition}`,
   });
   const phases = [];
-  for (const [i, fair] of [true, false, false, true].entries())
+  for (const [i, fair] of SATURATION_ORDER.entries())
     phases.push(await saturation({ log, nodeArgs, label: `nn${repetition}s${i}`, fair, duration }));
   const sum = (fair) =>
     phases.filter((p) => p.fair === fair).reduce((a, p) => a + p.completed_per_s, 0);
+  const perPhase = SATURATION_ORDER.length / 2;
+  /** Each process's CPU per task, the mean of one mode's phases (µs). */
+  const cpu = (fair) => {
+    const mean = {};
+    for (const p of phases.filter((p) => p.fair === fair))
+      for (const [k, us] of Object.entries(p.cpu_us_per_task))
+        mean[k] = r2((mean[k] ?? 0) + us / perPhase);
+    return mean;
+  };
   return {
     quiet_p99_ms_baseline: trickles.baseline.p99,
     quiet_p99_ms_with_backlog: trickles.with_backlog.p99,
     quiet_p99_ratio: r2(trickles.with_backlog.p99 / trickles.baseline.p99),
-    completed_per_s_fair: r2(sum(true) / 2),
-    completed_per_s_fifo: r2(sum(false) / 2),
+    completed_per_s_fair: r2(sum(true) / perPhase),
+    completed_per_s_fifo: r2(sum(false) / perPhase),
     fair_vs_fifo_throughput: r2(sum(true) / sum(false)),
+    cpu_us_per_task_fair: cpu(true),
+    cpu_us_per_task_fifo: cpu(false),
     trickles,
     saturation: phases,
   };
