@@ -20,7 +20,7 @@ import {
   ListApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
-  presentAdminApiKey,
+  presentApiKey,
   presentTopUpRecord,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
@@ -168,7 +168,8 @@ export class AdminController {
     @Body() body: CreateApiKeyDto = {},
   ): Promise<IssuedApiKeyDto> {
     const issued = await this.issueKey.execute({ accountId: id, name: body.name });
-    return { id: issued.id, key: issued.key };
+    // A new key has spent nothing yet.
+    return { ...presentApiKey(issued.stored, 0), key: issued.key };
   }
 
   /** Extension (decision 0116): the console's key list of an account. */
@@ -183,7 +184,11 @@ export class AdminController {
   })
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
-    return { data: (await this.listKeys.execute(id)).map(presentAdminApiKey) };
+    return {
+      data: (await this.listKeys.execute(id)).map((key) =>
+        presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
+      ),
+    };
   }
 
   @Delete('api-keys/:keyId')

@@ -37,6 +37,11 @@ const V1_ERROR_FORM = {
   upstream_error: 'string',
   service_unavailable: 'string',
   internal: 'string',
+  api_key_expired: 'string',
+  scope_not_allowed: 'string',
+  model_not_allowed: 'string',
+  key_spend_limit_reached: 'nested',
+  key_wider_than_caller: 'string',
 } as const satisfies Record<AppErrorCode, 'string' | 'nested'>;
 
 /**
@@ -69,6 +74,11 @@ const CHAT_ERROR_TYPE = {
   upstream_error: 'api_error',
   service_unavailable: 'server_error',
   internal: 'server_error',
+  api_key_expired: 'standard',
+  scope_not_allowed: 'standard',
+  model_not_allowed: 'permission_error',
+  key_spend_limit_reached: 'insufficient_quota',
+  key_wider_than_caller: 'permission_error',
 } as const satisfies Record<AppErrorCode, string>;
 
 /** The HTTP status of a catalogue error: the transport's concern, not the exception's. */

@@ -4,6 +4,7 @@
 export * from '@genhub/errors';
 export * from './types';
 export * from './account.constants';
+export * from './api-key.constants';
 export * from './task-status.constants';
 export * from './client/genhub.client';
 export * from './client/task-events.client';

@@ -9,8 +9,18 @@ export const AppErrorCode = {
   MissingAuthorization: 'missing_authorization',
   InvalidAuthorizationFormat: 'invalid_authorization_format',
   InvalidApiKey: 'invalid_api_key',
+  /** The key's `expires_at` has passed (issue 37). */
+  ApiKeyExpired: 'api_key_expired',
   InsufficientBalance: 'insufficient_balance',
   AccountSuspended: 'account_suspended',
+  /** The key's `scopes` do not include what the call needs (issue 37). */
+  ScopeNotAllowed: 'scope_not_allowed',
+  /** The model is outside the key's `allowed_models` (issue 37). */
+  ModelNotAllowed: 'model_not_allowed',
+  /** The price would take the key past its `spend_limit` in the current period (issue 37). */
+  KeySpendLimitReached: 'key_spend_limit_reached',
+  /** A key asked for a key with more than it has itself (`/api/v3/keys`, issue 37). */
+  KeyWiderThanCaller: 'key_wider_than_caller',
   ContentBlocked: 'content_blocked',
   /** A direct-upload URL whose signature is wrong or whose time is up. */
   UploadTicketRefused: 'upload_ticket_refused',
@@ -55,6 +65,8 @@ export interface AppErrorEntry {
  * is 1300 (docs/interface.md, "HTTP error bodies").
  */
 export const INSUFFICIENT_BALANCE_INNER_CODE = 1300;
+/** Inner business code for a key's spend limit reached (issue 37): refused like a balance. */
+export const KEY_SPEND_LIMIT_INNER_CODE = 1301;
 
 export const APP_ERRORS = {
   invalid_request: { status: 400, message: 'Invalid request', transient: false },
@@ -75,6 +87,7 @@ export const APP_ERRORS = {
     transient: false,
   },
   invalid_api_key: { status: 401, message: 'Invalid or revoked API key', transient: false },
+  api_key_expired: { status: 401, message: 'API key expired', transient: false },
   stream_token_refused: {
     status: 401,
     message: 'Event stream token is not valid or has expired',
@@ -86,7 +99,28 @@ export const APP_ERRORS = {
     innerCode: INSUFFICIENT_BALANCE_INNER_CODE,
     transient: false,
   },
+  key_spend_limit_reached: {
+    status: 402,
+    message: 'API key spend limit reached',
+    innerCode: KEY_SPEND_LIMIT_INNER_CODE,
+    transient: false,
+  },
   account_suspended: { status: 403, message: 'Account suspended', transient: false },
+  scope_not_allowed: {
+    status: 403,
+    message: 'This API key does not have the scope this call needs',
+    transient: false,
+  },
+  model_not_allowed: {
+    status: 403,
+    message: 'This API key may not use this model',
+    transient: false,
+  },
+  key_wider_than_caller: {
+    status: 403,
+    message: 'A key cannot create or widen a key beyond its own limits',
+    transient: false,
+  },
   content_blocked: {
     status: 403,
     message: 'Prompt blocked by content policy',

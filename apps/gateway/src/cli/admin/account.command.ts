@@ -9,7 +9,7 @@ import {
   ListApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
-  presentAdminApiKey,
+  presentApiKey,
   presentTopUpRecord,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
@@ -76,7 +76,7 @@ async function createKey(app: INestApplicationContext, args: ParsedArgs) {
   const issued = await app
     .get(IssueApiKeyUseCase)
     .execute({ accountId: args.positional[0], name: body.name });
-  return { id: issued.id, key: issued.key };
+  return { ...presentApiKey(issued.stored, 0), key: issued.key };
 }
 
 registerAdminCommand({
@@ -163,7 +163,9 @@ registerAdminCommand({
   summary: "list an account's API keys, newest first (never the key or its hash)",
   arity: 1,
   run: async (app, args) => ({
-    data: (await app.get(ListApiKeysUseCase).execute(args.positional[0])).map(presentAdminApiKey),
+    data: (await app.get(ListApiKeysUseCase).execute(args.positional[0])).map((key) =>
+      presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
+    ),
   }),
 });
 

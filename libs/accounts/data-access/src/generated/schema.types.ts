@@ -31,13 +31,18 @@ export interface AccountsAccounts {
 
 export interface AccountsApiKeys {
   account_id: string;
+  allowed_models: string[] | null;
   created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
   id: Generated<string>;
   key_hash: string;
   last_used_at: Timestamp | null;
   name: string | null;
   prefix: string;
   revoked_at: Timestamp | null;
+  scopes: string[] | null;
+  spend_limit_units: number | null;
+  spend_period: string | null;
 }
 
 export interface AccountsUploads {

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Currency } from '@genhub/money';
-import { AccountLevel, AccountStatus, StoredApiKey } from '../rows';
+import { AccountLevel, AccountStatus, ApiKeyLimits, SpendLimit, StoredApiKey } from '../rows';
+import type { ApiKeyScope, SpendPeriod } from '@genhub/contracts/server';
 import { isUUID } from 'class-validator';
 
-interface ApiKeyRow {
+interface ApiKeyRow extends LimitColumns {
   id: string;
   account_id: string;
   name: string | null;
@@ -16,8 +17,30 @@ interface ApiKeyRow {
   last_used_at: Date | null;
 }
 
+/** The key's limits as stored: a spend limit only with both of its columns. */
+interface LimitColumns {
+  allowed_models: string[] | null;
+  scopes: ApiKeyScope[] | null;
+  expires_at: Date | null;
+  spend_limit_units: number | null;
+  spend_period: SpendPeriod | null;
+}
+
+function limitsFromRow(row: LimitColumns): ApiKeyLimits {
+  const spendLimit: SpendLimit | null =
+    row.spend_limit_units !== null && row.spend_period !== null
+      ? { amountUnits: row.spend_limit_units, period: row.spend_period }
+      : null;
+  return {
+    allowedModels: row.allowed_models,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+    spendLimit,
+  };
+}
+
 /** A live key joined with its account, as authentication reads it. */
-interface CredentialRow {
+interface CredentialRow extends LimitColumns {
   id: string;
   prefix: string;
   account_id: string;
@@ -28,7 +51,8 @@ interface CredentialRow {
 }
 
 const LIVE_CREDENTIALS = `SELECT k.id, k.prefix, k.account_id, a.currency, a.account_level,
-       a.max_concurrent_tasks, a.status
+       a.max_concurrent_tasks, a.status, k.allowed_models, k.scopes, k.expires_at,
+       k.spend_limit_units, k.spend_period
   FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
  WHERE k.revoked_at IS NULL`;
 
@@ -41,6 +65,7 @@ function credentialFromRow(row: CredentialRow): KeyCredential {
     accountLevel: row.account_level,
     maxConcurrentTasks: row.max_concurrent_tasks,
     status: row.status,
+    limits: limitsFromRow(row),
   };
 }
 
@@ -54,6 +79,7 @@ function keyFromRow(row: ApiKeyRow): StoredApiKey {
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    ...limitsFromRow(row),
   });
 }
 
@@ -67,6 +93,8 @@ export interface KeyCredential {
   /** The operator's cap on the account's tasks running at once; null: none (issue 36). */
   maxConcurrentTasks: number | null;
   status: AccountStatus;
+  /** The key's own limits (issue 37); an expired key is still found (it answers its own 401). */
+  limits: ApiKeyLimits;
 }
 
 /** How often at most `last_used_at` is written for one key. */

@@ -142,24 +142,34 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Which of `keyIds` still let their caller in (live, account active), read
+   * Which of `keyIds` still let their caller in (live, unexpired, account active), read
    * now from PostgreSQL, never from the cache: what an open event stream is
    * checked against when its account changed.
    */
   async admittedKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
     const live = await this.keys.findLiveKeys(keyIds);
-    return new Set(live.filter((c) => c.status === 'active').map((c) => c.keyId));
+    const now = Date.now();
+    const admitted = live.filter(
+      (c) =>
+        c.status === 'active' &&
+        (c.limits.expiresAt === null || c.limits.expiresAt.getTime() > now),
+    );
+    return new Set(admitted.map((c) => c.keyId));
   }
 
   private admit(credential: KeyCredential | undefined): AuthenticatedAccount {
     if (!credential) throw new AppException(AppErrorCode.InvalidApiKey);
     if (credential.status !== 'active') throw new AppException(AppErrorCode.AccountSuspended);
+    const { expiresAt } = credential.limits;
+    if (expiresAt !== null && expiresAt.getTime() <= Date.now())
+      throw new AppException(AppErrorCode.ApiKeyExpired);
     return {
       id: credential.accountId,
       currency: credential.currency,
       accountLevel: credential.accountLevel,
       maxConcurrentTasks: credential.maxConcurrentTasks,
       apiKeyId: credential.keyId,
+      apiKeyLimits: credential.limits,
     };
   }
 

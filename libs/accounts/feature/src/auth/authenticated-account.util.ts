@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { AccountLevel } from '@genhub/contracts/server';
 import type { Currency } from '@genhub/money';
+import type { ApiKeyLimits } from '@genhub/accounts-data-access';
 
 export type { AccountLevel };
 
@@ -15,6 +16,11 @@ export interface AuthenticatedAccount {
    */
   maxConcurrentTasks: number | null;
   apiKeyId: string;
+  /**
+   * What the calling key may do beyond its account (issue 37): its models,
+   * scopes and spend limit (an expired key never gets this far).
+   */
+  apiKeyLimits: ApiKeyLimits;
 }
 
 /** `@CurrentAccount() account: AuthenticatedAccount` in a controller behind the API-key guard. */

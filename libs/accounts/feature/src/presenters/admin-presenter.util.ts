@@ -2,7 +2,7 @@ import type { StoredApiKey } from '@genhub/accounts-data-access';
 import type {
   AdminAccountDto,
   AdminAccountPageDto,
-  AdminApiKeyDto,
+  ApiKeyDto,
   BillingRecordDto,
 } from '@genhub/contracts/server';
 import { fromMicros } from '@genhub/money';
@@ -47,12 +47,24 @@ export function presentAdminAccountPage(page: AccountPage): AdminAccountPageDto 
   };
 }
 
-/** An API key for the operator: what it is and when, never the key or its hash. */
-export function presentAdminApiKey(key: StoredApiKey): AdminApiKeyDto {
+/**
+ * An API key with its settings and spend (issue 37), as the operator and the
+ * account itself see it: never the key or its hash.
+ */
+export function presentApiKey(key: StoredApiKey, spentUnits: number, now = new Date()): ApiKeyDto {
+  const expired = key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime();
   return {
     id: key.id,
     name: key.name,
-    status: key.revokedAt ? 'revoked' : 'active',
+    prefix: key.prefix,
+    status: key.revokedAt ? 'revoked' : expired ? 'expired' : 'active',
+    allowed_models: key.allowedModels,
+    spend_limit: key.spendLimit
+      ? { amount: fromMicros(key.spendLimit.amountUnits), period: key.spendLimit.period }
+      : null,
+    spent: fromMicros(spentUnits),
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    scopes: key.scopes,
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
     last_used_at: key.lastUsedAt?.toISOString() ?? null,

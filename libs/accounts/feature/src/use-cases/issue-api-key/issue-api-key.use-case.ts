@@ -5,15 +5,15 @@ import {
   ApiKeyRepository,
   generateApiKey,
   hashApiKey,
+  StoredApiKey,
 } from '@genhub/accounts-data-access';
 import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
 
 export interface IssuedApiKey {
-  id: string;
+  stored: StoredApiKey;
   /** The plain key: returned here once, never stored. */
   key: string;
-  prefix: string;
 }
 
 @Injectable()
@@ -34,6 +34,6 @@ export class IssueApiKeyUseCase {
       prefix: apiKeyPrefix(key),
       keyHash: hashApiKey(this.security.API_KEY_PEPPER, key),
     });
-    return { id: stored.id, key, prefix: stored.prefix };
+    return { stored, key };
   }
 }

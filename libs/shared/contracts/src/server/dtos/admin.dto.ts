@@ -50,7 +50,7 @@ function isMoneyAmount(value: unknown): boolean {
  * A JSON number with at most 6 decimals (micro-units). class-validator's own
  * `maxDecimalPlaces` throws on exponent notation such as 1e-7, hence this one.
  */
-function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
+export function IsMoneyAmount(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isMoneyAmount',
@@ -120,17 +120,6 @@ export class UpdateAccountDto {
   max_concurrent_tasks?: number | null;
 }
 
-/** Body of `POST /admin/v1/accounts/{id}/api-keys`. */
-@ApiSchema({ name: 'AdminCreateApiKeyRequest' })
-export class CreateApiKeyDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'A label for the key.' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  name?: string;
-}
-
 /** Body of `POST /admin/v1/accounts/{id}/top-ups`. */
 @ApiSchema({ name: 'AdminTopUpRequest' })
 export class TopUpDto {
@@ -184,16 +173,6 @@ export class AdminAccountDto {
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   webhook_secret?: string;
-}
-
-/** Answer of `POST /admin/v1/accounts/{id}/api-keys`: the plain key, returned once. */
-@ApiSchema({ name: 'AdminIssuedApiKey' })
-export class IssuedApiKeyDto {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ description: 'The plain API key; it is stored only as a hash.' })
-  key!: string;
 }
 
 /** Answer of `DELETE /admin/v1/api-keys/{keyId}`. */
@@ -257,47 +236,6 @@ export class AdminAccountPageDto {
     description: 'Pass as `cursor` for the next page; null on the last page.',
   })
   next_cursor!: string | null;
-}
-
-export const API_KEY_STATUSES = ['active', 'revoked'] as const;
-export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
-
-/** One API key of an account, as the operator sees it: never the key or its hash. */
-@ApiSchema({ name: 'AdminApiKey' })
-export class AdminApiKeyDto {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ type: 'string', nullable: true, description: 'The label given at issue.' })
-  name!: string | null;
-
-  @ApiProperty({ enum: API_KEY_STATUSES })
-  status!: ApiKeyStatus;
-
-  @ApiProperty({ description: 'ISO 8601, UTC.', example: '2025-01-31T12:00:00.123Z' })
-  created_at!: string;
-
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description: 'When it was revoked (ISO 8601, UTC); null while active.',
-  })
-  revoked_at!: string | null;
-
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description:
-      'When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never.',
-  })
-  last_used_at!: string | null;
-}
-
-/** Answer of `GET /admin/v1/accounts/{id}/api-keys`. */
-@ApiSchema({ name: 'AdminApiKeyList' })
-export class AdminApiKeyListDto {
-  @ApiProperty({ type: [AdminApiKeyDto], description: 'Newest first, revoked keys included.' })
-  data!: AdminApiKeyDto[];
 }
 
 /** Query of `GET /admin/v1/queue/accounts` (issue 36): a keyset page, as the account list's. */

@@ -1,4 +1,5 @@
 export * from './admin.dto';
+export * from './api-key.dto';
 export * from './billing.dto';
 export * from './chat.dto';
 export * from './envelope.dto';
