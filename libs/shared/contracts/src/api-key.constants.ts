@@ -2,10 +2,7 @@
 // names are part of the admin and self-service contracts; the accounts schema's
 // CHECK constraints were written from them.
 
-/**
- * What a key may do. Absent (`null`) on a key: every scope but `keys:manage`,
- * which is only ever given by name.
- */
+/** What a key may do. Absent (`null`) on a key: every scope, as every key had before. */
 export const API_KEY_SCOPES = [
   'tasks:write',
   'tasks:read',
@@ -15,13 +12,8 @@ export const API_KEY_SCOPES = [
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
-/** The scopes a key without a `scopes` list has. */
-export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = [
-  'tasks:write',
-  'tasks:read',
-  'billing:read',
-  'files:write',
-];
+/** The scopes a key without a `scopes` list has: all of them. */
+export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = API_KEY_SCOPES;
 
 /** A spend limit's period; `day` and `month` are UTC calendar periods, `total` never resets. */
 export const SPEND_PERIODS = ['day', 'month', 'total'] as const;

@@ -718,14 +718,45 @@ export interface components {
             id: string;
             /** @description The label given at issue. */
             name: string | null;
+            /**
+             * @description The key's first characters: enough to recognise it, never to use it.
+             * @example gh_1a2b3c4d
+             */
+            prefix: string;
             /** @enum {string} */
-            status: "active" | "revoked";
+            status: "active" | "expired" | "revoked";
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models: string[] | null;
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description What the key's tasks and chat calls cost (captured, plus reservations still open) in its spend limit's current period; with no limit, since it was issued.
+             * @example 0.25
+             */
+            spent: number;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
             /**
              * @description ISO 8601, UTC.
              * @example 2025-01-31T12:00:00.123Z
              */
             created_at: string;
-            /** @description When it was revoked (ISO 8601, UTC); null while active. */
+            /** @description When it was revoked (ISO 8601, UTC); null while not. */
             revoked_at: string | null;
             /** @description When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never. */
             last_used_at: string | null;
@@ -753,12 +784,77 @@ export interface components {
         };
         AdminCreateApiKeyRequest: {
             /** @description A label for the key. */
-            name?: string;
+            name?: string | null;
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models?: string[] | null;
+            spend_limit?: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes?: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
         };
         AdminIssuedApiKey: {
             /** Format: uuid */
             id: string;
-            /** @description The plain API key; it is stored only as a hash. */
+            /** @description The label given at issue. */
+            name: string | null;
+            /**
+             * @description The key's first characters: enough to recognise it, never to use it.
+             * @example gh_1a2b3c4d
+             */
+            prefix: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models: string[] | null;
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description What the key's tasks and chat calls cost (captured, plus reservations still open) in its spend limit's current period; with no limit, since it was issued.
+             * @example 0.25
+             */
+            spent: number;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description When it was revoked (ISO 8601, UTC); null while not. */
+            revoked_at: string | null;
+            /** @description When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never. */
+            last_used_at: string | null;
+            /** @description The plain API key, shown once; it is stored only as a hash. */
             key: string;
         };
         AdminQueueAccount: {
@@ -1269,6 +1365,18 @@ export interface components {
             language?: string;
             /** @description Text that guides the style or spelling of the transcript. */
             prompt?: string;
+        };
+        SpendLimit: {
+            /**
+             * @description In the account currency, > 0, at most 6 decimals.
+             * @example 5
+             */
+            amount: number;
+            /**
+             * @description `day` and `month` are UTC calendar periods; `total` never resets.
+             * @enum {string}
+             */
+            period: "day" | "month" | "total";
         };
         SubmitAck: {
             /**

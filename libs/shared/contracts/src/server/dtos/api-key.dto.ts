@@ -86,8 +86,7 @@ const SCOPES_DOC: ApiPropertyOptions = {
   type: 'array',
   items: { type: 'string', enum: [...API_KEY_SCOPES] },
   nullable: true,
-  description:
-    'What the key may do. Null or absent: `tasks:write`, `tasks:read`, `billing:read` and `files:write` (`keys:manage` only when named).',
+  description: 'What the key may do. Null or absent: every scope.',
   example: ['tasks:read', 'billing:read'],
 };
 const EXPIRES_AT_DOC: ApiPropertyOptions = {
