@@ -226,9 +226,9 @@ describe('ApiKeyAuthenticator', () => {
       status: 403,
       code: 'account_suspended',
     });
-    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set());
+    expect(await auth.admittedKeys(['k1', 'unknown'])).toEqual(new Map());
     credentials[hashApiKey(PEPPER, key)] = credential;
-    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set(['k1']));
+    expect(await auth.admittedKeys(['k1', 'unknown'])).toEqual(new Map([['k1', null]]));
   });
 
   it('tells its listeners of every change, here or from another replica, and of missed ones', async () => {
