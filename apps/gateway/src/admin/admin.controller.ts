@@ -198,11 +198,9 @@ export class AdminController {
   })
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
-    return {
-      data: (await this.listKeys.execute(id)).map((key) =>
-        presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
-      ),
-    };
+    const keys = await this.listKeys.execute(id);
+    const spent = await this.keySpend.spentUnits(keys);
+    return { data: keys.map((key, i) => presentApiKey(key, spent[i])) };
   }
 
   @Patch('accounts/:id/api-keys/:key_id')
