@@ -144,9 +144,10 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   /**
    * Which of `keyIds` still let their caller in (live, unexpired, account active), read
    * now from PostgreSQL, never from the cache: what an open event stream is
-   * checked against when its account changed.
+   * checked against when its account changed. Each with when it expires (null:
+   * never), so a stream of a key that expires is ended then (issue 37).
    */
-  async admittedKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
+  async admittedKeys(keyIds: readonly string[]): Promise<Map<string, Date | null>> {
     const live = await this.keys.findLiveKeys(keyIds);
     const now = Date.now();
     const admitted = live.filter(
@@ -154,7 +155,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
         c.status === 'active' &&
         (c.limits.expiresAt === null || c.limits.expiresAt.getTime() > now),
     );
-    return new Set(admitted.map((c) => c.keyId));
+    return new Map(admitted.map((c) => [c.keyId, c.limits.expiresAt]));
   }
 
   private admit(credential: KeyCredential | undefined): AuthenticatedAccount {
