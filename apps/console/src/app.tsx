@@ -4,6 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { HashRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { Chat } from './chat/chat';
 import { History } from './history/history';
+import { Keys } from './keys/keys';
 import { Operator } from './operator/operator';
 import { Playground } from './playground/playground';
 import { SessionGate, useSession } from './session/session';
@@ -18,6 +19,7 @@ const PAGES = [
   { path: '/history', title: 'History' },
   { path: '/usage', title: 'Usage' },
   { path: '/chat', title: 'Chat' },
+  { path: '/keys', title: 'API keys' },
 ] as const;
 
 /**
@@ -94,6 +96,7 @@ function UserPages() {
           <Route path="/playground" element={<Playground />} />
           <Route path="/history" element={<History />} />
           <Route path="/chat" element={<Chat />} />
+          <Route path="/keys" element={<Keys />} />
           <Route
             path="/usage"
             element={

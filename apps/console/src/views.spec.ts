@@ -6,6 +6,8 @@ import { formFields } from './playground/schema-form.util';
 import { TaskProgress } from './playground/task-progress';
 import { apiError } from './common/api-error.util';
 import { capText, validCap } from './operator/account-cap.util';
+import { KeySettingsForm } from './keys/key-form';
+import { EMPTY_KEY_FORM } from './keys/key-settings.util';
 
 /** The views rendered to markup (no browser): what a screen reader and a form submit would see. */
 describe('console views', () => {
@@ -108,6 +110,16 @@ describe('console views', () => {
         error: { message: 'Too many requests', type: 'rate_limit_error', param: null },
       }).message,
     ).toBe('Too many requests');
+    // A key's spend limit is no matter of the balance: its own hint, on every route family.
+    const keyLimit =
+      'API key spend limit reached. Limit: $0.002 per day, spent: $0.002, required: $0.001.';
+    const keyHint = " — raise the key's spend limit (API keys page) or wait for its next period.";
+    expect(apiError(402, { code: 402, message: keyLimit, data: null }).message).toBe(
+      keyLimit + keyHint,
+    );
+    expect(apiError(402, { code: 402, error: { code: 1301, error: keyLimit } }).message).toBe(
+      keyLimit + keyHint,
+    );
     expect(apiError(401, undefined)).toMatchObject({
       signedOut: true,
       message: 'The server answered 401',
@@ -120,5 +132,30 @@ describe('console views', () => {
     expect(capText(10_000)).toBe('10000 tasks at once');
     expect(['1', '10000', '25'].map(validCap)).toEqual([true, true, true]);
     expect(['', ' ', '0', '-1', '2.5', '10001', 'x'].map(validCap)).toEqual(Array(7).fill(false));
+  });
+
+  it('labels every field of a key’s settings, the scopes as one group of checkboxes, all ticked', () => {
+    const html = renderToStaticMarkup(
+      createElement(KeySettingsForm, {
+        initial: EMPTY_KEY_FORM,
+        submitLabel: 'Create a key',
+        currency: 'USD',
+        busy: false,
+        onSubmit: () => undefined,
+      }),
+    );
+    for (const label of [
+      'Key name (optional)',
+      'Allowed models (one pattern a line; empty: every model)',
+    ])
+      expect(html).toMatch(
+        new RegExp(`<label for="[^"]+">${label.replace(/[()]/g, '\\$&')}</label>`),
+      );
+    expect(html).toContain('Spend limit (USD); empty: none<input type="number"');
+    expect(html).toMatch(/<option value="day" selected="">per day \(UTC\)<\/option>/);
+    expect(html).toContain('Expires at (your time; empty: never)<input type="datetime-local"');
+    expect(html).toContain('<fieldset class="scopes"><legend>Scopes</legend>');
+    expect(html.match(/<input type="checkbox" checked=""\/>/g)).toHaveLength(5);
+    expect(html).toContain('<button type="submit">Create a key</button>');
   });
 });
