@@ -124,7 +124,7 @@ export function KeysPanel({ api, currency, createLabel }: Props) {
               {keys.map((key) => (
                 <tr key={key.id}>
                   <td>
-                    {key.name ?? <em>unnamed</em>}
+                    <span className="key-name">{key.name ?? <em>unnamed</em>}</span>
                     <br />
                     <code className="prefix">{key.prefix}…</code>
                   </td>
