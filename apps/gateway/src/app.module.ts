@@ -17,6 +17,7 @@ import { BillingHttpModule } from './billing/billing-http.module';
 import { CdnController } from './cdn/cdn.controller';
 import { ChatHttpModule } from './chat/chat-http.module';
 import { DocsModule } from './docs/docs.module';
+import { KeysHttpModule } from './keys/keys-http.module';
 import { FilesController } from './files/files.controller';
 import { MediaUploadsController } from './files/media-uploads.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
@@ -44,6 +45,7 @@ export class AppModule {
         TasksHttpModule,
         BillingHttpModule,
         WebhooksHttpModule,
+        KeysHttpModule,
         ChatHttpModule.forRoot(),
         DocsModule,
       ],

@@ -13,9 +13,12 @@ import {
 import { ApiBody, ApiParam } from '@nestjs/swagger';
 import {
   AdminGuard,
+  ApiKeySpend,
   CreateAccountUseCase,
   GetAccountUseCase,
   IssueApiKeyUseCase,
+  keyChangeFromDto,
+  limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
   presentAdminAccount,
@@ -27,11 +30,13 @@ import {
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
   UpdateAccountUseCase,
+  UpdateApiKeyUseCase,
 } from '@genhub/accounts-feature';
 import {
   AdminRoute,
   AdminAccountDto,
   AdminAccountPageDto,
+  AdminApiKeyDto,
   AdminApiKeyListDto,
   AdminQueueAccountPageDto,
   BillingRecordDto,
@@ -45,6 +50,7 @@ import {
   RotatedWebhookSecretDto,
   TopUpDto,
   UpdateAccountDto,
+  UpdateApiKeyDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
 import { DEFAULT_CURRENCY } from '@genhub/money';
@@ -70,6 +76,8 @@ export class AdminController {
     private readonly listKeys: ListApiKeysUseCase,
     private readonly listQueueAccounts: ListQueueAccountsUseCase,
     private readonly updateAccount: UpdateAccountUseCase,
+    private readonly updateKey: UpdateApiKeyUseCase,
+    private readonly keySpend: ApiKeySpend,
   ) {}
 
   @Post('accounts')
@@ -157,7 +165,8 @@ export class AdminController {
     operationId: 'adminIssueApiKey',
     tag: 'Admin',
     summary: 'Issue an API key',
-    description: 'The plain key is returned once and stored only as a hash.',
+    description:
+      'The plain key is returned once and stored only as a hash. Every setting is optional (absent: no limit): `allowed_models` (slug patterns), `spend_limit` (`{amount, period}`), `expires_at` (in the future, else 400) and `scopes` (docs/interface.md, "API keys with limits").',
     ok: { status: 201, description: 'The new key.', type: IssuedApiKeyDto },
     errors: [AppErrorCode.InvalidRequest],
   })
@@ -167,7 +176,12 @@ export class AdminController {
     @Param('id') id: string,
     @Body() body: CreateApiKeyDto = {},
   ): Promise<IssuedApiKeyDto> {
-    const issued = await this.issueKey.execute({ accountId: id, name: body.name });
+    const settings = keyChangeFromDto(body);
+    const issued = await this.issueKey.execute({
+      accountId: id,
+      name: settings.name,
+      limits: limitsOfNewKey(settings),
+    });
     // A new key has spent nothing yet.
     return { ...presentApiKey(issued.stored, 0), key: issued.key };
   }
@@ -189,6 +203,33 @@ export class AdminController {
         presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
       ),
     };
+  }
+
+  @Patch('accounts/:id/api-keys/:key_id')
+  @AdminRoute({
+    operationId: 'adminUpdateApiKey',
+    tag: 'Admin',
+    summary: "Change an API key's name and limits",
+    description:
+      'Changes the settings given and keeps the others; `null` clears one (no limit). Applies from the next call on every gateway. A revoked key, or a key of another account, is 404.',
+    ok: { description: 'The key.', type: AdminApiKeyDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  @AccountIdParam()
+  @ApiParam({ name: 'key_id', description: 'The key id.', format: 'uuid' })
+  @ApiBody({ type: UpdateApiKeyDto })
+  async changeKey(
+    @Param('id') id: string,
+    @Param('key_id') keyId: string,
+    @Body() body: UpdateApiKeyDto,
+  ): Promise<AdminApiKeyDto> {
+    const key = await this.updateKey.execute({
+      accountId: id,
+      keyId,
+      change: keyChangeFromDto(body),
+    });
+    const [spent] = await this.keySpend.spentUnits([key]);
+    return presentApiKey(key, spent);
   }
 
   @Delete('api-keys/:keyId')

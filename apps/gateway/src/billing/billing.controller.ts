@@ -2,7 +2,12 @@ import { Controller, Get, Header, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { ApiKeyGuard, type AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  type AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   ExportBillingsUseCase,
   GetBalanceUseCase,
@@ -30,6 +35,7 @@ import { optionalInt, optionalString, optionalType } from './billing-query.util'
 /** `GET /v1/balance`: no envelope (docs/interface.md, "Check balance"). */
 @Controller('v1')
 @UseGuards(ApiKeyGuard)
+@RequiresScope('billing:read')
 export class BalanceController {
   constructor(private readonly balance: GetBalanceUseCase) {}
 
@@ -58,6 +64,7 @@ export class BalanceController {
 /** Billings, usage and the CSV export, under the v3 envelope (the export streams raw CSV). */
 @Controller('api/v3')
 @UseGuards(ApiKeyGuard)
+@RequiresScope('billing:read')
 export class BillingsController {
   constructor(
     private readonly billings: ListBillingsUseCase,

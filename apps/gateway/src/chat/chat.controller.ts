@@ -1,7 +1,15 @@
 import { Body, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiParam, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  AnyValidKey,
+  ApiKeyGuard,
+  assertModelAllowed,
+  AuthenticatedAccount,
+  CurrentAccount,
+  keyMayUse,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   ChatCompletionChunkDto,
   ChatCompletionDto,
@@ -34,20 +42,23 @@ export class ChatController {
   ) {}
 
   @Get('v1/models')
+  @AnyValidKey()
   @ChatRoute({
     operationId: 'listChatModels',
     tag: 'Chat',
     summary: 'List chat models (OpenAI-compatible)',
     description:
-      'The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.',
+      "The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes. Only those the caller's key may use (`allowed_models`).",
     ok: { description: 'The chat models.', type: ChatModelListDto },
   })
-  models() {
-    return this.listModels.execute();
+  models(@CurrentAccount() account: AuthenticatedAccount) {
+    const list = this.listModels.execute();
+    return { ...list, data: list.data.filter((model) => keyMayUse(account, model.id)) };
   }
 
   /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
   @Get('v1/models/*')
+  @AnyValidKey()
   @ChatRoute({
     operationId: 'getChatModel',
     tag: 'Chat',
@@ -55,7 +66,7 @@ export class ChatController {
     description:
       'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
     ok: { description: 'The chat model.', type: ChatModelDto },
-    errors: [AppErrorCode.ModelNotFound],
+    errors: [AppErrorCode.ModelNotFound, AppErrorCode.ModelNotAllowed],
   })
   @ApiParam({
     name: 'model',
@@ -63,11 +74,14 @@ export class ChatController {
     description:
       'A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`).',
   })
-  model(@Param('*') id: string) {
-    return this.getModel.execute(id);
+  model(@CurrentAccount() account: AuthenticatedAccount, @Param('*') id: string) {
+    const model = this.getModel.execute(id);
+    assertModelAllowed(account, model.id);
+    return model;
   }
 
   @Post('v1/chat/completions')
+  @RequiresScope('tasks:write')
   @ChatRoute({
     operationId: 'createChatCompletion',
     tag: 'Chat',
@@ -100,6 +114,8 @@ export class ChatController {
       AppErrorCode.ModelNotFound,
       AppErrorCode.UpstreamError,
       AppErrorCode.ServiceUnavailable,
+      AppErrorCode.ScopeNotAllowed,
+      AppErrorCode.ModelNotAllowed,
     ],
   })
   async create(
@@ -107,6 +123,8 @@ export class ChatController {
     @Body() body: ChatCompletionRequestDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // Before anything is reserved; a refusal here answers in the chat error shape.
+    assertModelAllowed(account, body.model);
     const input = { accountId: account.id, body, signal: abortOnDisconnect(reply) };
     if (!body.stream) {
       const completion = await this.complete.execute(input);

@@ -2,7 +2,12 @@ import '@fastify/multipart';
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   envelope,
@@ -23,6 +28,7 @@ import {
 /** `POST /api/v3/files/upload`: one multipart part named `file`, streamed to storage. */
 @Controller('api/v3/files')
 @UseGuards(ApiKeyGuard)
+@RequiresScope('files:write')
 export class FilesController {
   constructor(private readonly uploadFile: UploadFileUseCase) {}
 

@@ -12,7 +12,12 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   envelope,
@@ -43,6 +48,7 @@ export class MediaUploadsController {
   @Post()
   @HttpCode(200)
   @UseGuards(ApiKeyGuard)
+  @RequiresScope('files:write')
   @V3Route({
     operationId: 'createMediaUpload',
     tag: 'Files',

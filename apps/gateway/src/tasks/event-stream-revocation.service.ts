@@ -9,6 +9,10 @@ import { type TaskEventStream, TaskEventsHub } from '@genhub/tasks-feature';
 export const STREAM_RECHECK_MS = 60_000;
 /** A check PostgreSQL could not answer is tried again this soon. */
 const RETRY_MS = 1_000;
+/** The longest delay a Node timer takes; a later expiry is armed in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Past the expiry, so the check that fires finds the key expired. */
+const EXPIRY_MARGIN_MS = 5;
 
 /**
  * Revocation reaches open event streams (decision 0129). A stream outlives
@@ -18,7 +22,9 @@ const RETRY_MS = 1_000;
  * from PostgreSQL and ends those whose key no longer lets its caller in. A
  * missed notice (the subscription came back) re-checks every stream; so does
  * a pass every STREAM_RECHECK_MS. A stream that opened while its account
- * changed is checked once it is open (`opened`).
+ * changed is checked once it is open (`opened`). A stream whose key expires
+ * has a timer at its `expires_at` that checks it then (issue 37), armed
+ * again with the key's current expiry at every check.
  */
 @Injectable()
 export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
@@ -29,6 +35,8 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
   private missedAt = 0;
   /** Checks waiting to be tried again (an account id, or '*' for every stream). */
   private readonly retrying = new Set<string>();
+  /** The expiry timer of each open stream whose key expires. */
+  private readonly expiryTimers = new Map<TaskEventStream, NodeJS.Timeout>();
   private stopListening?: () => void;
   private timer?: NodeJS.Timeout;
 
@@ -45,6 +53,7 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
     });
     this.timer = setInterval(() => {
       this.forgetOldChanges();
+      this.forgetClosedStreams();
       void this.recheck(undefined);
     }, STREAM_RECHECK_MS);
     this.timer.unref();
@@ -53,6 +62,8 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.stopListening?.();
     clearInterval(this.timer);
+    for (const timer of this.expiryTimers.values()) clearTimeout(timer);
+    this.expiryTimers.clear();
   }
 
   /**
@@ -60,7 +71,8 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
    * account changed since (the notice came while the stream was opening, so
    * the check missed it), it is checked now.
    */
-  opened(stream: TaskEventStream, authenticatedAt: number): void {
+  opened(stream: TaskEventStream, authenticatedAt: number, expiresAt: Date | null = null): void {
+    this.armExpiry(stream, expiresAt);
     const changed = Math.max(this.changedAt.get(stream.accountId) ?? 0, this.missedAt);
     if (changed >= authenticatedAt) void this.recheck(stream.accountId);
   }
@@ -70,8 +82,14 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
     const streams = this.hub.streamsOf(accountId).filter((stream) => !stream.isClosed);
     if (!streams.length) return;
     try {
-      const admitted = await this.apiKeys.admittedKeyIds(streams.map((s) => s.apiKeyId));
-      for (const stream of streams) if (!admitted.has(stream.apiKeyId)) stream.end();
+      const admitted = await this.apiKeys.admittedKeys(streams.map((s) => s.apiKeyId));
+      for (const stream of streams) {
+        const expiresAt = admitted.get(stream.apiKeyId);
+        if (expiresAt === undefined) {
+          this.disarm(stream);
+          stream.end();
+        } else this.armExpiry(stream, expiresAt);
+      }
     } catch (error) {
       this.logger.warn(
         `could not check open event streams (trying again): ${(error as Error).message}`,
@@ -84,6 +102,32 @@ export class EventStreamRevocation implements OnModuleInit, OnModuleDestroy {
         void this.recheck(accountId);
       }, RETRY_MS).unref();
     }
+  }
+
+  /** (Re)arms the stream's timer for its key's expiry; none for a key that never expires. */
+  private armExpiry(stream: TaskEventStream, expiresAt: Date | null): void {
+    this.disarm(stream);
+    if (expiresAt === null || stream.isClosed) return;
+    const delay = expiresAt.getTime() - Date.now() + EXPIRY_MARGIN_MS;
+    const timer = setTimeout(
+      () => {
+        this.expiryTimers.delete(stream);
+        if (delay > MAX_TIMER_MS) this.armExpiry(stream, expiresAt);
+        else void this.recheck(stream.accountId);
+      },
+      Math.max(0, Math.min(delay, MAX_TIMER_MS)),
+    );
+    timer.unref();
+    this.expiryTimers.set(stream, timer);
+  }
+
+  private disarm(stream: TaskEventStream): void {
+    clearTimeout(this.expiryTimers.get(stream));
+    this.expiryTimers.delete(stream);
+  }
+
+  private forgetClosedStreams(): void {
+    for (const stream of this.expiryTimers.keys()) if (stream.isClosed) this.disarm(stream);
   }
 
   private forgetOldChanges(): void {

@@ -12,7 +12,13 @@ import {
 } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  assertModelAllowed,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   envelope,
@@ -72,6 +78,7 @@ export class PredictionsController {
   ) {}
 
   @Post(':provider_id/:model_id/:run_type')
+  @RequiresScope('tasks:write')
   @HttpCode(200)
   @V3Route({
     operationId: 'submitPrediction',
@@ -79,7 +86,13 @@ export class PredictionsController {
     summary: 'Submit a task (WaveSpeed v3 form)',
     description: `The same submit as \`POST /v1/{provider_id}/{model_id}/{run_type}\` (same input schemas, price, webhook and \`Idempotency-Key\`), answered in the envelope with the task as WaveSpeed’s v3 API shapes it. \`"enable_sync_mode": true\` in the body waits for the result like \`sync=true\`; a wait that runs out answers \`status: processing\`, \`code: ${TaskCode.Timeout}\` and an error starting \`Sync mode timed out\`.`,
     ok: { description: 'The task.', type: PredictionResponseDto },
-    errors: [AppErrorCode.InvalidRequest, AppErrorCode.InsufficientBalance, AppErrorCode.NotFound],
+    errors: [
+      AppErrorCode.InvalidRequest,
+      AppErrorCode.InsufficientBalance,
+      AppErrorCode.NotFound,
+      AppErrorCode.ScopeNotAllowed,
+      AppErrorCode.ModelNotAllowed,
+    ],
     operation: { callbacks: taskFinishedCallback('submitPrediction') },
   })
   @SubmitRequestDocs()
@@ -100,6 +113,7 @@ export class PredictionsController {
   ): Promise<ApiEnvelopeDto<PredictionDto>> {
     const { input: modelInput, sync } = splitSyncSwitch(body);
     const slug = { provider, model, runType };
+    assertModelAllowed(account, `${provider}/${model}/${runType}`);
     const input = submitInput(account, slug, modelInput, query, request, idempotencyKey);
     const submittedAt = new Date();
     if (sync) {
@@ -124,6 +138,7 @@ export class PredictionsController {
   }
 
   @Get('predictions')
+  @RequiresScope('tasks:read')
   @V3Route({
     operationId: 'listTasks',
     tag: 'Tasks',
@@ -141,6 +156,7 @@ export class PredictionsController {
   }
 
   @Get('predictions/:task_id/result')
+  @RequiresScope('tasks:read')
   @V3Route({
     operationId: 'getPrediction',
     tag: 'Tasks',

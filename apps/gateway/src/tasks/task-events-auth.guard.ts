@@ -1,6 +1,10 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyAuthenticator, type AuthenticatedAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyAuthenticator,
+  assertScope,
+  type AuthenticatedAccount,
+} from '@genhub/accounts-feature';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { EventsTokens } from '@genhub/tasks-feature';
 
@@ -11,6 +15,8 @@ export interface EventsCaller {
   apiKeyId: string;
   /** Date.now() before the credential was read: a change after it is checked again. */
   authenticatedAt: number;
+  /** When the key expires (its stream ends then); null: never. */
+  expiresAt: Date | null;
 }
 
 interface EventsRequest extends FastifyRequest {
@@ -22,8 +28,9 @@ interface EventsRequest extends FastifyRequest {
  * client), or, when no Authorization header is sent, the `token` query
  * parameter from `POST …/events/token` (a browser's `EventSource`, which
  * cannot send headers). Either way the refusal is the documented 401/403,
- * and a token is only as good as the key it was issued to: a revoked key
- * makes it 401 `stream_token_refused`, a suspended account 403 (decision 0129).
+ * and a token is only as good as the key it was issued to: a revoked or
+ * expired key makes it 401 `stream_token_refused`, a suspended account 403
+ * (decision 0129), a key without `tasks:read` 403 `scope_not_allowed` (issue 37).
  */
 @Injectable()
 export class TaskEventsAuthGuard implements CanActivate {
@@ -41,14 +48,21 @@ export class TaskEventsAuthGuard implements CanActivate {
       request.headers.authorization === undefined && typeof token === 'string'
         ? await this.tokenHolder(token, taskId)
         : await this.apiKeys.authenticate(request.headers.authorization);
-    request.eventsCaller = { accountId: account.id, apiKeyId: account.apiKeyId, authenticatedAt };
+    assertScope(account, 'tasks:read');
+    request.eventsCaller = {
+      accountId: account.id,
+      apiKeyId: account.apiKeyId,
+      authenticatedAt,
+      expiresAt: account.apiKeyLimits.expiresAt,
+    };
     return true;
   }
 
   private async tokenHolder(token: string, taskId: string): Promise<AuthenticatedAccount> {
     const holder = this.tokens.holderOf(token, taskId);
     const account = await this.apiKeys.authenticateKeyId(holder.apiKeyId).catch((error) => {
-      throw error instanceof AppException && error.code === AppErrorCode.InvalidApiKey
+      throw error instanceof AppException &&
+        (error.code === AppErrorCode.InvalidApiKey || error.code === AppErrorCode.ApiKeyExpired)
         ? new AppException(AppErrorCode.StreamTokenRefused)
         : error;
     });

@@ -11,7 +11,12 @@ import {
 } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   DeleteTaskAnswerDto,
@@ -46,7 +51,7 @@ const EVENTS_DESCRIPTION = [
   '- `queue` while the task waits: `{id, queue_position, estimated_start_ms}`, the tasks ahead of it under fair scheduling and when it should start, when it changes;',
   '- a comment line every 15 s as a heartbeat.',
   '',
-  'The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).',
+  'The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked, expiring or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).',
 ].join('\n');
 
 /**
@@ -66,12 +71,13 @@ export class TaskEventsController {
   @Post(':task_id/events/token')
   @HttpCode(200)
   @UseGuards(ApiKeyGuard)
+  @RequiresScope('tasks:read')
   @V3Route({
     operationId: 'createTaskEventsToken',
     tag: 'Tasks',
     summary: 'Get a token for a task’s event stream',
     description:
-      'For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.',
+      'For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked or expired, it is refused (401); its account suspended, 403; the key without `tasks:read`, 403.',
     ok: { description: 'The token and the stream URL.', type: TaskEventsTokenResponseDto },
     errors: [AppErrorCode.NotFound],
   })
@@ -91,6 +97,7 @@ export class TaskEventsController {
 
   @Get(':task_id/events')
   @UseGuards(TaskEventsAuthGuard)
+  @RequiresScope('tasks:read')
   @ApiQuery({
     name: 'token',
     required: false,
@@ -154,7 +161,7 @@ export class TaskEventsController {
       return;
     }
     // A revocation heard while the stream was opening found nothing to end: checked now.
-    this.revocation.opened(stream, caller.authenticatedAt);
+    this.revocation.opened(stream, caller.authenticatedAt, caller.expiresAt);
     const response = startEventStream(reply);
     reply.raw.on('close', () => void stream.return());
     response.retry(RECONNECT_MS);

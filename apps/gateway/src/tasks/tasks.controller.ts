@@ -14,7 +14,14 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  AnyValidKey,
+  ApiKeyGuard,
+  assertModelAllowed,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   type DeleteTaskAnswerDto,
@@ -36,6 +43,7 @@ import { parseSync, single, SubmitRequestDocs, submitInput } from './submit-requ
 import { GetResultUseCase, ListModelsUseCase } from '@genhub/tasks-feature';
 import { SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
 import { DeleteTaskUseCase } from '@genhub/task-engine';
+import { modelEntriesForKey } from './models-for-key.util';
 
 /** The task endpoints: translate HTTP to use-case input and back, nothing more. */
 @Controller()
@@ -50,6 +58,7 @@ export class TasksController {
   ) {}
 
   @Post('v1/:provider_id/:model_id/:run_type')
+  @RequiresScope('tasks:write')
   @HttpCode(200)
   @V1Route({
     operationId: 'submitTask',
@@ -68,6 +77,8 @@ export class TasksController {
       AppErrorCode.InsufficientBalance,
       AppErrorCode.ContentBlocked,
       AppErrorCode.NotFound,
+      AppErrorCode.ScopeNotAllowed,
+      AppErrorCode.ModelNotAllowed,
     ],
     operation: { callbacks: taskFinishedCallback('submitTask') },
   })
@@ -86,12 +97,14 @@ export class TasksController {
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubmitAckDto | TaskResultBody> {
     const slug = { provider, model, runType };
+    assertModelAllowed(account, `${provider}/${model}/${runType}`);
     const input = submitInput(account, slug, body, query, request, idempotencyKey);
     return parseSync(query.sync) ? this.syncSubmit.execute(input) : this.submit.execute(input);
   }
 
   // Parameters carry their documented names: a refusal names the parameter.
   @Get('v1/requests/:request_id')
+  @RequiresScope('tasks:read')
   @V1Route({
     operationId: 'getTaskResult',
     tag: 'Tasks',
@@ -125,6 +138,7 @@ export class TasksController {
   }
 
   @Delete('api/v3/predictions/:task_id')
+  @RequiresScope('tasks:write')
   @HttpCode(200)
   @V3Route({
     operationId: 'deleteTask',
@@ -143,21 +157,26 @@ export class TasksController {
   }
 
   @Get('api/v3/models')
+  @AnyValidKey()
   @V3Route({
     operationId: 'listModels',
     tag: 'Models',
     summary: 'List models',
+    description:
+      "The models the caller's key may run: with `allowed_models`, only the run types it admits.",
     ok: { description: 'The model entries.', type: ModelListResponseDto },
     errors: [AppErrorCode.InvalidRequest],
   })
   @ApiQuery({ type: ListModelsQueryDto })
-  models(@Query() query: RawQuery<ListModelsQueryDto>): ApiEnvelopeDto<ModelEntryDto[]> {
-    return envelope(
-      this.listModels.execute({
-        category: single(query.category, 'category'),
-        provider: single(query.provider, 'provider'),
-        search: single(query.search, 'search'),
-      }),
-    );
+  models(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Query() query: RawQuery<ListModelsQueryDto>,
+  ): ApiEnvelopeDto<ModelEntryDto[]> {
+    const entries = this.listModels.execute({
+      category: single(query.category, 'category'),
+      provider: single(query.provider, 'provider'),
+      search: single(query.search, 'search'),
+    });
+    return envelope(modelEntriesForKey(account, entries));
   }
 }

@@ -1,5 +1,10 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard, AuthenticatedAccount, CurrentAccount } from '@genhub/accounts-feature';
+import {
+  ApiKeyGuard,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
 import {
   type ApiEnvelopeDto,
   envelope,
@@ -13,6 +18,7 @@ import { GetWebhookDeliveriesUseCase } from '@genhub/webhooks-feature';
 /** The caller's view of one task's webhook delivery: status and every attempt. */
 @Controller('api/v3/predictions')
 @UseGuards(ApiKeyGuard)
+@RequiresScope('tasks:read')
 export class WebhookDeliveriesController {
   constructor(private readonly getDeliveries: GetWebhookDeliveriesUseCase) {}
 

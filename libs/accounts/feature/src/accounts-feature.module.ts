@@ -11,11 +11,14 @@ import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case'
 import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
 import { ListAccountsUseCase } from './use-cases/list-accounts/list-accounts.use-case';
 import { ListApiKeysUseCase } from './use-cases/list-api-keys/list-api-keys.use-case';
+import { OwnApiKeysUseCase } from './use-cases/own-api-keys/own-api-keys.use-case';
 import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
 import { TopUpAccountUseCase } from './use-cases/top-up-account/top-up-account.use-case';
 import { UpdateAccountUseCase } from './use-cases/update-account/update-account.use-case';
+import { UpdateApiKeyUseCase } from './use-cases/update-api-key/update-api-key.use-case';
+import { ApiKeySpend } from './keys/api-key-spend.service';
 
 export interface AccountsFeatureOptions {
   /** Modules the adapters need (e.g. the billing data-access module). */
@@ -32,11 +35,13 @@ const USE_CASES = [
   IssueApiKeyUseCase,
   ListAccountsUseCase,
   ListApiKeysUseCase,
+  OwnApiKeysUseCase,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
   UpdateAccountUseCase,
+  UpdateApiKeyUseCase,
 ];
 
 /**
@@ -51,6 +56,7 @@ export class AccountsFeatureModule {
       ApiKeyAuthenticator,
       AdminGuard,
       AuthChangesPublisher,
+      ApiKeySpend,
       ...USE_CASES,
     ];
     return {

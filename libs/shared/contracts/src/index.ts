@@ -10,3 +10,4 @@ export * from './client/genhub.client';
 export * from './client/task-events.client';
 export * from './client/chat.client';
 export * from './client/media-upload.client';
+export * from './client/api-keys.client';

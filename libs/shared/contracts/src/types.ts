@@ -47,6 +47,18 @@ export type AdminListAccountsQuery = NonNullable<
 /** One key of `GET /admin/v1/accounts/{id}/api-keys`, and the answer. */
 export type AdminApiKey = Schemas['AdminApiKey'];
 export type AdminApiKeyList = Schemas['AdminApiKeyList'];
+/** An API key with its settings and spend (issue 37), as `/api/v3/keys` and the admin API show it. */
+export type ApiKey = Schemas['ApiKey'];
+export type SpendLimit = Schemas['SpendLimit'];
+/** A new key with its plain key, shown once (`POST /api/v3/keys`). */
+export type IssuedOwnApiKey = Schemas['IssuedOwnApiKey'];
+/** The admin API's new key (`POST /admin/v1/accounts/{id}/api-keys`). */
+export type AdminIssuedApiKey = Schemas['AdminIssuedApiKey'];
+/** Body of `POST /api/v3/keys`; of `POST /admin/v1/accounts/{id}/api-keys`; of either PATCH. */
+export type CreateApiKeyRequest = Schemas['CreateApiKeyRequest'];
+export type AdminCreateApiKeyRequest = Schemas['AdminCreateApiKeyRequest'];
+export type UpdateApiKeyRequest = Schemas['UpdateApiKeyRequest'];
+export type RevokedApiKey = Schemas['AdminRevokedApiKey'];
 /** The queue by account (`GET /admin/v1/queue/accounts`): one account, the totals, a page. */
 export type AdminQueueAccount = Schemas['AdminQueueAccount'];
 export type AdminQueueTotals = Schemas['AdminQueueTotals'];

@@ -2,9 +2,12 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import {
+  ApiKeySpend,
   CreateAccountUseCase,
   GetAccountUseCase,
   IssueApiKeyUseCase,
+  keyChangeFromDto,
+  limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
   presentAdminAccount,
@@ -16,17 +19,21 @@ import {
   SetAccountStatusUseCase,
   TopUpAccountUseCase,
   UpdateAccountUseCase,
+  UpdateApiKeyUseCase,
 } from '@genhub/accounts-feature';
 import {
   ACCOUNT_LEVELS,
+  API_KEY_SCOPES,
   CreateAccountDto,
   CreateApiKeyDto,
   DEFAULT_ACCOUNT_LEVEL,
   ListAccountsQueryDto,
   ListQueueAccountsQueryDto,
   MAX_CONCURRENT_TASKS_LIMIT,
+  SPEND_PERIODS,
   TopUpDto,
   UpdateAccountDto,
+  UpdateApiKeyDto,
 } from '@genhub/contracts/server';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { CURRENCIES, DEFAULT_CURRENCY } from '@genhub/money';
@@ -71,12 +78,61 @@ async function createAccount(app: INestApplicationContext, args: ParsedArgs) {
   return presentAdminAccount(view, { withWebhookSecret: true });
 }
 
+/** A flag's value, `none` meaning null (cleared, no limit); absent: undefined. */
+function clearable(args: ParsedArgs, name: string): string | null | undefined {
+  const value = flag(args, name);
+  return value?.trim().toLowerCase() === 'none' ? null : value;
+}
+
+/** `a,b,c` → [a, b, c]. */
+function list(value: string | null | undefined): string[] | null | undefined {
+  return typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value;
+}
+
+/** `5/day` → {amount: 5, period: 'day'}; anything else is left for validation to name. */
+function spendLimit(value: string | null | undefined): unknown {
+  if (typeof value !== 'string') return value;
+  const at = value.lastIndexOf('/');
+  if (at < 0) return { amount: numeric(value) };
+  return { amount: numeric(value.slice(0, at)), period: value.slice(at + 1).trim() };
+}
+
+/** The key settings a create-key or update-key command line gives, as the admin API takes them. */
+function keySettings(args: ParsedArgs): Record<string, unknown> {
+  return {
+    name: clearable(args, 'name'),
+    allowed_models: list(clearable(args, 'models')),
+    spend_limit: spendLimit(clearable(args, 'spend-limit')),
+    expires_at: clearable(args, 'expires-at'),
+    scopes: list(clearable(args, 'scopes')),
+  };
+}
+
+const KEY_FLAGS = `[--name NAME] [--models PATTERN,…] [--spend-limit AMOUNT/${SPEND_PERIODS.join('|')}] [--expires-at ISO8601] [--scopes ${API_KEY_SCOPES.join(',')}]`;
+
 async function createKey(app: INestApplicationContext, args: ParsedArgs) {
-  const body = validated(CreateApiKeyDto, { name: flag(args, 'name') });
-  const issued = await app
-    .get(IssueApiKeyUseCase)
-    .execute({ accountId: args.positional[0], name: body.name });
+  const settings = keyChangeFromDto(validated(CreateApiKeyDto, keySettings(args)));
+  const issued = await app.get(IssueApiKeyUseCase).execute({
+    accountId: args.positional[0],
+    name: settings.name,
+    limits: limitsOfNewKey(settings),
+  });
   return { ...presentApiKey(issued.stored, 0), key: issued.key };
+}
+
+async function updateKey(app: INestApplicationContext, args: ParsedArgs) {
+  const change = keyChangeFromDto(validated(UpdateApiKeyDto, keySettings(args)));
+  if (!Object.keys(change).length)
+    throw new AppException(AppErrorCode.InvalidRequest, {
+      message: 'nothing to change: give --name, --models, --spend-limit, --expires-at or --scopes',
+    });
+  const key = await app.get(UpdateApiKeyUseCase).execute({
+    accountId: args.positional[0],
+    keyId: args.positional[1],
+    change,
+  });
+  const [spent] = await app.get(ApiKeySpend).spentUnits([key]);
+  return presentApiKey(key, spent);
 }
 
 registerAdminCommand({
@@ -171,10 +227,20 @@ registerAdminCommand({
 
 registerAdminCommand({
   name: 'create-key',
-  usage: 'create-key <accountId> [--name NAME]',
-  summary: 'issue an API key (the plain key is printed once and stored only as a hash)',
+  usage: `create-key <accountId> ${KEY_FLAGS}`,
+  summary:
+    'issue an API key with optional limits: model patterns, a spend limit per UTC day|month|total, an expiry (in the future), scopes (the plain key is printed once and stored only as a hash)',
   arity: 1,
   run: createKey,
+});
+
+registerAdminCommand({
+  name: 'update-key',
+  usage: `update-key <accountId> <keyId> ${KEY_FLAGS}`,
+  summary:
+    "change a live key's name or limits (none clears one: no limit); every gateway applies it from the next call",
+  arity: 2,
+  run: updateKey,
 });
 
 registerAdminCommand({

@@ -97,6 +97,23 @@ export interface KeyCredential {
   limits: ApiKeyLimits;
 }
 
+/** A key with no limits: every model, every scope, no expiry, no spend limit. */
+export const NO_LIMITS: ApiKeyLimits = {
+  allowedModels: null,
+  scopes: null,
+  expiresAt: null,
+  spendLimit: null,
+};
+
+/** What a PATCH changes: each field absent (undefined) is kept, null clears it. */
+export interface ApiKeyChange {
+  name?: string | null;
+  allowedModels?: string[] | null;
+  scopes?: ApiKeyScope[] | null;
+  expiresAt?: Date | null;
+  spendLimit?: SpendLimit | null;
+}
+
 /** How often at most `last_used_at` is written for one key. */
 export const LAST_USED_RESOLUTION_SECONDS = 60;
 
@@ -104,17 +121,70 @@ export const LAST_USED_RESOLUTION_SECONDS = 60;
 export class ApiKeyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Stores a new key (its hash and prefix only). */
+  /** Stores a new key (its hash and prefix only) with its limits (none given: none). */
   async issueKey(
-    input: { accountId: string; name: string | null; prefix: string; keyHash: string },
+    input: {
+      accountId: string;
+      name: string | null;
+      prefix: string;
+      keyHash: string;
+      limits?: ApiKeyLimits;
+    },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<StoredApiKey> {
+    const limits = input.limits ?? NO_LIMITS;
     const rows: ApiKeyRow[] = await manager.query(
-      `INSERT INTO accounts.api_keys (account_id, name, prefix, key_hash)
-       VALUES ($1, $2, $3, $4) RETURNING *`,
-      [input.accountId, input.name, input.prefix, input.keyHash],
+      `INSERT INTO accounts.api_keys (account_id, name, prefix, key_hash, allowed_models, scopes,
+         expires_at, spend_limit_units, spend_period)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        input.accountId,
+        input.name,
+        input.prefix,
+        input.keyHash,
+        limits.allowedModels,
+        limits.scopes,
+        limits.expiresAt,
+        limits.spendLimit?.amountUnits ?? null,
+        limits.spendLimit?.period ?? null,
+      ],
     );
     return keyFromRow(rows[0]);
+  }
+
+  /**
+   * Changes a live key of the account (PATCH semantics: an absent field is
+   * unchanged, null clears it). Undefined when the account has no such live key
+   * (another account's key and a revoked one are as unknown as a missing one).
+   */
+  async updateKey(
+    accountId: string,
+    keyId: string,
+    change: ApiKeyChange,
+  ): Promise<StoredApiKey | undefined> {
+    if (!isUUID(accountId) || !isUUID(keyId)) return undefined;
+    const sets: string[] = [];
+    const params: unknown[] = [accountId, keyId];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (change.name !== undefined) set('name', change.name);
+    if (change.allowedModels !== undefined) set('allowed_models', change.allowedModels);
+    if (change.scopes !== undefined) set('scopes', change.scopes);
+    if (change.expiresAt !== undefined) set('expires_at', change.expiresAt);
+    if (change.spendLimit !== undefined) {
+      set('spend_limit_units', change.spendLimit?.amountUnits ?? null);
+      set('spend_period', change.spendLimit?.period ?? null);
+    }
+    // Nothing to change still answers the key (and still refuses a revoked one).
+    if (!sets.length) sets.push('name = name');
+    const [rows]: [ApiKeyRow[], number] = await this.dataSource.query(
+      `UPDATE accounts.api_keys SET ${sets.join(', ')}
+        WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING *`,
+      params,
+    );
+    return rows[0] ? keyFromRow(rows[0]) : undefined;
   }
 
   /** The live (not revoked) key with this hash and its account; undefined otherwise. */
@@ -162,15 +232,15 @@ export class ApiKeyRepository {
 
   /**
    * Revokes a key (idempotent: the first revocation time is kept). Returns the
-   * key, or undefined when no such key exists.
+   * key, or undefined when no such key exists (of `accountId`, when given).
    */
-  async revokeKey(keyId: string): Promise<StoredApiKey | undefined> {
-    if (!isUUID(keyId)) return undefined;
-    // An UPDATE answers [rows, affected count].
+  async revokeKey(keyId: string, accountId?: string): Promise<StoredApiKey | undefined> {
+    if (!isUUID(keyId) || (accountId !== undefined && !isUUID(accountId))) return undefined;
+    // An UPDATE answers [rows, affected count]. With an account: only a key of that account.
     const [rows]: [ApiKeyRow[], number] = await this.dataSource.query(
       `UPDATE accounts.api_keys SET revoked_at = coalesce(revoked_at, now())
-        WHERE id = $1 RETURNING *`,
-      [keyId],
+        WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) RETURNING *`,
+      [keyId, accountId ?? null],
     );
     return rows[0] ? keyFromRow(rows[0]) : undefined;
   }

@@ -3,6 +3,7 @@ import {
   generateApiKey,
   hashApiKey,
   KeyCredential,
+  NO_LIMITS,
 } from '@genhub/accounts-data-access';
 import { PepperConfig } from '@genhub/config';
 import { APP_ERRORS, AppException } from '@genhub/errors';
@@ -84,6 +85,7 @@ describe('ApiKeyAuthenticator', () => {
     accountLevel: 'Silver',
     maxConcurrentTasks: 4,
     status: 'active',
+    limits: NO_LIMITS,
   };
 
   it('answers the interface messages for each refusal', async () => {

@@ -147,6 +147,14 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
    * checked against when its account changed.
    */
   async admittedKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.admittedKeys(keyIds)).keys());
+  }
+
+  /**
+   * The same, with when each admitted key expires (null: never): an open
+   * stream of a key that expires is ended then (issue 37).
+   */
+  async admittedKeys(keyIds: readonly string[]): Promise<Map<string, Date | null>> {
     const live = await this.keys.findLiveKeys(keyIds);
     const now = Date.now();
     const admitted = live.filter(
@@ -154,7 +162,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
         c.status === 'active' &&
         (c.limits.expiresAt === null || c.limits.expiresAt.getTime() > now),
     );
-    return new Set(admitted.map((c) => c.keyId));
+    return new Map(admitted.map((c) => [c.keyId, c.limits.expiresAt]));
   }
 
   private admit(credential: KeyCredential | undefined): AuthenticatedAccount {

@@ -64,13 +64,33 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key
-         * @description The plain key is returned once and stored only as a hash.
+         * @description The plain key is returned once and stored only as a hash. Every setting is optional (absent: no limit): `allowed_models` (slug patterns), `spend_limit` (`{amount, period}`), `expires_at` (in the future, else 400) and `scopes` (docs/interface.md, "API keys with limits").
          */
         post: operations["adminIssueApiKey"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an API key's name and limits
+         * @description Changes the settings given and keeps the others; `null` clears one (no limit). Applies from the next call on every gateway. A revoked key, or a key of another account, is 404.
+         */
+        patch: operations["adminUpdateApiKey"];
         trace?: never;
     };
     "/admin/v1/accounts/{id}/suspend": {
@@ -250,6 +270,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your account's API keys
+         * @description Every key of the caller’s account, newest first, revoked ones included: settings, `spent` in the current period, `last_used_at` and the prefix; never the key.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description A new key of the caller’s account with the settings given (absent: no limit of its own). The plain key is in this answer only. Never wider than the calling key (403 `key_wider_than_caller`): its scopes must be among the caller’s; with the caller’s `allowed_models`, each pattern must be within them; with the caller’s `spend_limit`, one of the same period and at most its amount; with the caller’s `expires_at`, one no later.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key answers 401 from then on, on every gateway; its open event streams end within seconds. Revoking a revoked key answers the same. A key of another account is 404.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an API key's name and limits
+         * @description Changes the settings given and keeps the others; `null` clears one. The key’s resulting settings are held to the same rule as a new key’s. Never wider than the calling key (403 `key_wider_than_caller`): its scopes must be among the caller’s; with the caller’s `allowed_models`, each pattern must be within them; with the caller’s `spend_limit`, one of the same period and at most its amount; with the caller’s `expires_at`, one no later. A revoked key or one of another account is 404.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
     "/api/v3/media/uploads": {
         parameters: {
             query?: never;
@@ -277,7 +345,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List models */
+        /**
+         * List models
+         * @description The models the caller's key may run: with `allowed_models`, only the run types it admits.
+         */
         get: operations["listModels"];
         put?: never;
         post?: never;
@@ -342,7 +413,7 @@ export interface paths {
          *     - `queue` while the task waits: `{id, queue_position, estimated_start_ms}`, the tasks ahead of it under fair scheduling and when it should start, when it changes;
          *     - a comment line every 15 s as a heartbeat.
          *
-         *     The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
+         *     The stream ends after the terminal event, or, without one, within seconds of the caller’s key being revoked, expiring or its account suspended. A client that reconnects with `Last-Event-ID` gets only what it has not seen; after the terminal event the answer is `204` (an `EventSource` then stops). Authenticate with the bearer header, or, from an `EventSource`, with the `token` of `POST …/events/token` (never the API key in a URL).
          */
         get: operations["streamTaskEvents"];
         put?: never;
@@ -364,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Get a token for a task’s event stream
-         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked, it is refused (401); its account suspended, 403.
+         * @description For `EventSource`, which cannot send an Authorization header: a token that opens this task’s event stream (and nothing else) for five minutes, and the stream’s URL carrying it. The token works only while the key that asked for it does: revoked or expired, it is refused (401); its account suspended, 403; the key without `tasks:read`, 403.
          */
         post: operations["createTaskEventsToken"];
         delete?: never;
@@ -602,7 +673,7 @@ export interface paths {
         };
         /**
          * List chat models (OpenAI-compatible)
-         * @description The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes.
+         * @description The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes. Only those the caller's key may use (`allowed_models`).
          */
         get: operations["listChatModels"];
         put?: never;
@@ -925,6 +996,70 @@ export interface components {
              */
             max_concurrent_tasks?: number | null;
         };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The label given at issue. */
+            name: string | null;
+            /**
+             * @description The key's first characters: enough to recognise it, never to use it.
+             * @example gh_1a2b3c4d
+             */
+            prefix: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models: string[] | null;
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description What the key's tasks and chat calls cost (captured, plus reservations still open) in its spend limit's current period; with no limit, since it was issued.
+             * @example 0.25
+             */
+            spent: number;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description When it was revoked (ISO 8601, UTC); null while not. */
+            revoked_at: string | null;
+            /** @description When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never. */
+            last_used_at: string | null;
+        };
+        /** @description The `/api/v3/` envelope. */
+        ApiKeyListResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["ApiKey"][];
+        };
+        /** @description The `/api/v3/` envelope. */
+        ApiKeyResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["ApiKey"];
+        };
         Balance: {
             /**
              * @description Current balance, net of reservations, in the account currency.
@@ -1109,6 +1244,31 @@ export interface components {
             type: "text";
             text: string;
         };
+        CreateApiKeyRequest: {
+            /** @description A label for the key. */
+            name?: string | null;
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models?: string[] | null;
+            spend_limit?: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes?: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
+        };
         DeleteTaskAnswer: {
             /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
             id: string;
@@ -1163,6 +1323,64 @@ export interface components {
              * @enum {string}
              */
             aspect_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+        };
+        IssuedOwnApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The label given at issue. */
+            name: string | null;
+            /**
+             * @description The key's first characters: enough to recognise it, never to use it.
+             * @example gh_1a2b3c4d
+             */
+            prefix: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models: string[] | null;
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description What the key's tasks and chat calls cost (captured, plus reservations still open) in its spend limit's current period; with no limit, since it was issued.
+             * @example 0.25
+             */
+            spent: number;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
+            /**
+             * @description ISO 8601, UTC.
+             * @example 2025-01-31T12:00:00.123Z
+             */
+            created_at: string;
+            /** @description When it was revoked (ISO 8601, UTC); null while not. */
+            revoked_at: string | null;
+            /** @description When it last authenticated a request (ISO 8601, UTC; written at most once a minute); null if never. */
+            last_used_at: string | null;
+            /** @description The plain API key, shown once; it is stored only as a hash. */
+            key: string;
+        };
+        /** @description The `/api/v3/` envelope. */
+        IssuedOwnApiKeyResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["IssuedOwnApiKey"];
         };
         MediaUploadInstruction: {
             /**
@@ -1323,6 +1541,14 @@ export interface components {
              * @description Where to read this task: its `/result` route.
              */
             get: string;
+        };
+        /** @description The `/api/v3/` envelope. */
+        RevokedApiKeyResponse: {
+            /** @enum {integer} */
+            code: 200;
+            /** @enum {string} */
+            message: "success";
+            data: components["schemas"]["AdminRevokedApiKey"];
         };
         SimulatorInput: {
             /**
@@ -1609,6 +1835,31 @@ export interface components {
             run_overhead: number;
             /** @description From creation to the terminal state. */
             total: number;
+        };
+        UpdateApiKeyRequest: {
+            /** @description A label for the key. */
+            name?: string | null;
+            /**
+             * @description Model slug patterns the key may use; `*` stands for any characters (`local/*`, `openai/gpt-image-1/*`). Null or absent: every model.
+             * @example [
+             *       "local/*"
+             *     ]
+             */
+            allowed_models?: string[] | null;
+            spend_limit?: components["schemas"]["SpendLimit"] | null;
+            /**
+             * @description ISO 8601; from then on the key answers 401. Null or absent: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description What the key may do. Null or absent: every scope.
+             * @example [
+             *       "tasks:read",
+             *       "billing:read"
+             *     ]
+             */
+            scopes?: ("tasks:write" | "tasks:read" | "billing:read" | "files:write" | "keys:manage")[] | null;
         };
         UploadAnswer: {
             /**
@@ -2153,6 +2404,39 @@ export interface operations {
             500: components["responses"]["V1ServerError"];
         };
     };
+    adminUpdateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id. */
+                id: string;
+                /** @description The key id. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminApiKey"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            500: components["responses"]["V1ServerError"];
+        };
+    };
     adminSuspendAccount: {
         parameters: {
             query?: never;
@@ -2409,6 +2693,116 @@ export interface operations {
             403: components["responses"]["V3Forbidden"];
             413: components["responses"]["V3PayloadTooLarge"];
             429: components["responses"]["V3TooManyRequests"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedOwnApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedApiKeyResponse"];
+                };
+            };
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
+            500: components["responses"]["V3ServerError"];
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["V3BadRequest"];
+            401: components["responses"]["V3Unauthorized"];
+            403: components["responses"]["V3Forbidden"];
+            404: components["responses"]["V3NotFound"];
             500: components["responses"]["V3ServerError"];
         };
     };

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import {
   AccountRepository,
   apiKeyPrefix,
+  type ApiKeyLimits,
   ApiKeyRepository,
   generateApiKey,
   hashApiKey,
+  NO_LIMITS,
   StoredApiKey,
 } from '@genhub/accounts-data-access';
 import { PepperConfig } from '@genhub/config';
@@ -16,6 +18,13 @@ export interface IssuedApiKey {
   key: string;
 }
 
+export interface IssueApiKeyInput {
+  accountId: string;
+  name?: string | null;
+  /** What the key may do beyond its account (issue 37); absent: no limit. */
+  limits?: ApiKeyLimits;
+}
+
 @Injectable()
 export class IssueApiKeyUseCase {
   constructor(
@@ -24,7 +33,7 @@ export class IssueApiKeyUseCase {
     private readonly security: PepperConfig,
   ) {}
 
-  async execute(input: { accountId: string; name?: string | null }): Promise<IssuedApiKey> {
+  async execute(input: IssueApiKeyInput): Promise<IssuedApiKey> {
     const account = await this.accounts.findAccount(input.accountId);
     if (!account) throw new AppException(AppErrorCode.NotFound);
     const key = generateApiKey();
@@ -33,6 +42,7 @@ export class IssueApiKeyUseCase {
       name: input.name ?? null,
       prefix: apiKeyPrefix(key),
       keyHash: hashApiKey(this.security.API_KEY_PEPPER, key),
+      limits: input.limits ?? NO_LIMITS,
     });
     return { stored, key };
   }

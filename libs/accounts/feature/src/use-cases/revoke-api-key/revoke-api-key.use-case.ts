@@ -12,8 +12,9 @@ export class RevokeApiKeyUseCase {
     private readonly changes: AuthChangesPublisher,
   ) {}
 
-  async execute(keyId: string): Promise<RevokedApiKeyDto> {
-    const key = await this.keys.revokeKey(keyId);
+  /** With `accountId` (`/api/v3/keys`), a key of another account is 404. */
+  async execute(keyId: string, accountId?: string): Promise<RevokedApiKeyDto> {
+    const key = await this.keys.revokeKey(keyId, accountId);
     if (!key) throw new AppException(AppErrorCode.NotFound);
     await this.changes.accountChanged(key.accountId);
     return { id: key.id, status: 'revoked' };

@@ -9,7 +9,6 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateBy,
   ValidateIf,
   ValidationOptions,

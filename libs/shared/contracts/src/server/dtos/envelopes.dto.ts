@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { RevokedApiKeyDto } from './admin.dto';
+import { ApiKeyDto, IssuedOwnApiKeyDto } from './api-key.dto';
 import { BillingsPageDto, UsageStatisticsDto } from './billing.dto';
 import type { ApiEnvelopeDto } from './envelope.dto';
 import { UploadAnswerDto } from './file.dto';
@@ -57,6 +59,14 @@ export const TaskEventsTokenResponseDto = namedEnvelope(
   TaskEventsTokenDto,
 );
 
+export const ApiKeyListResponseDto = namedEnvelope('ApiKeyListResponse', ApiKeyDto, true);
+export const ApiKeyResponseDto = namedEnvelope('ApiKeyResponse', ApiKeyDto);
+export const IssuedOwnApiKeyResponseDto = namedEnvelope(
+  'IssuedOwnApiKeyResponse',
+  IssuedOwnApiKeyDto,
+);
+export const RevokedOwnApiKeyResponseDto = namedEnvelope('RevokedApiKeyResponse', RevokedApiKeyDto);
+
 /** Every envelope: their key lists are exhaustive. */
 export const API_ENVELOPES: readonly Type<unknown>[] = [
   ModelListResponseDto,
@@ -69,4 +79,8 @@ export const API_ENVELOPES: readonly Type<unknown>[] = [
   MediaUploadTicketResponseDto,
   TaskListResponseDto,
   TaskEventsTokenResponseDto,
+  ApiKeyListResponseDto,
+  ApiKeyResponseDto,
+  IssuedOwnApiKeyResponseDto,
+  RevokedOwnApiKeyResponseDto,
 ];

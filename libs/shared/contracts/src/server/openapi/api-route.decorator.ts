@@ -16,7 +16,7 @@ import {
 
 /** The tags of the document, in the order a reader meets them (document-config.util.ts). */
 export type ApiTagName =
-  'Tasks' | 'Account' | 'Models' | 'Billing' | 'Files' | 'Webhooks' | 'Chat' | 'Admin';
+  'Tasks' | 'Account' | 'Models' | 'Billing' | 'Files' | 'Webhooks' | 'Keys' | 'Chat' | 'Admin';
 
 /** The catalogue codes whose status the family documents (error-responses.constants.ts). */
 export type RouteErrorCode<Family extends ResponseFamily> = {

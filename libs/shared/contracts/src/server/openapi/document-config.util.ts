@@ -6,7 +6,7 @@ import { ERROR_RESPONSES } from './error-responses.constants';
  * The document's version: bump on any change of the public interface (docs/interface.md,
  * "Versioning").
  */
-export const CONTRACTS_VERSION = '1.6.0';
+export const CONTRACTS_VERSION = '1.7.0';
 
 const TAGS: Record<ApiTagName, string> = {
   Tasks: 'Submit tasks, read results, delete tasks.',
@@ -15,6 +15,7 @@ const TAGS: Record<ApiTagName, string> = {
   Billing: 'Billing records, export and usage.',
   Files: 'Uploads for use as model inputs.',
   Webhooks: 'Webhook delivery records.',
+  Keys: "The account's own API keys and their limits (scope `keys:manage`).",
   Chat: 'OpenAI-compatible chat endpoints.',
   Admin: 'The operator API (`/admin/v1`): accounts, API keys, top-ups, suspension.',
 };
