@@ -1,15 +1,14 @@
 import {
   API_KEY_SCOPES,
   type ApiKeyScope,
-  type components,
   MODEL_PATTERN,
+  type SpendLimit,
   type SpendPeriod,
+  type UpdateApiKeyRequest,
 } from '@genhub/contracts';
 
-type Schemas = components['schemas'];
 /** A key's settings as the create and PATCH bodies take them (absent: unchanged or none; null: none). */
-export type KeySettings = Schemas['AdminCreateApiKeyRequest'];
-export type SpendLimit = Schemas['SpendLimit'];
+export type KeySettings = UpdateApiKeyRequest;
 
 /** The key form's fields, as typed (text), before they become settings. */
 export interface KeyForm {
