@@ -45,8 +45,10 @@ export function App({ baseUrl }: { baseUrl: string }) {
   );
 }
 
+// Any valid key may list the chat models, whatever its scopes (a key without
+// billing:read signs in too, and reads the refusals where it meets them).
 async function verifyApiKey(client: GenhubClient): Promise<void> {
-  const { error, response } = await client.GET('/v1/balance');
+  const { error, response } = await client.GET('/v1/models');
   if (error !== undefined) throw apiError(response.status, error);
 }
 

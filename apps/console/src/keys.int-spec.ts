@@ -255,16 +255,32 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
       .getByText(/beyond its own limits|wider/i)
       .waitFor();
     expect(await managing.locator('.secret').count()).toBe(0);
-    // Within its limits it may, and it revokes what it made after a confirmation.
+    // Within its limits it may: a key that can only read tasks, which signs in but may not read the usage.
+    await managing.getByLabel('Key name (optional)').fill('poller');
     await managing.getByLabel(/^Spend limit \(USD\)/).fill('0.5');
+    for (const scope of ['tasks:write', 'billing:read', 'files:write', 'keys:manage'])
+      await managing.getByLabel(scope).uncheck();
     await managing.getByRole('button', { name: 'Create a key' }).click();
-    await managing.locator('.secret code').waitFor();
-    await managing.getByRole('button', { name: 'Revoke too wide' }).click();
+    const poller = await managing.locator('.secret code').innerText();
+    expect(await row(managing, 'poller').locator('td.limits').innerText()).toContain(
+      'Scopes: tasks:read',
+    );
+    const polling = await signedIn(poller);
+    await polling.getByRole('link', { name: 'Usage' }).click();
+    await polling
+      .getByRole('alert')
+      .getByText(/billing:read/)
+      .waitFor();
+    // Revoked after a confirmation: the poller's next request signs it out.
+    await managing.getByRole('button', { name: 'Revoke poller' }).click();
     await managing.getByRole('button', { name: 'Yes, revoke' }).click();
-    await row(managing, 'too wide')
+    await row(managing, 'poller')
       .locator('td.status')
       .getByText(/^revoked/)
       .waitFor();
+    await polling.getByRole('link', { name: 'History' }).click();
+    await polling.getByRole('alert').getByText('Invalid or revoked API key').waitFor();
+    await polling.getByLabel('API key').waitFor();
     await screen('keys-managed', managing);
     await managing.setViewportSize({ width: 390, height: 844 });
     const overflow = await managing.evaluate(() =>
