@@ -18,6 +18,7 @@ import {
   IssueApiKeyUseCase,
   ListAccountsUseCase,
   ListApiKeysUseCase,
+  PresentApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
   presentApiKey,
@@ -68,6 +69,7 @@ export class AdminController {
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
+    private readonly presentKeys: PresentApiKeysUseCase,
     private readonly listQueueAccounts: ListQueueAccountsUseCase,
     private readonly updateAccount: UpdateAccountUseCase,
   ) {}
@@ -185,9 +187,7 @@ export class AdminController {
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
     return {
-      data: (await this.listKeys.execute(id)).map((key) =>
-        presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
-      ),
+      data: await this.presentKeys.execute(await this.listKeys.execute(id)),
     };
   }
 

@@ -97,6 +97,7 @@ export class ChatController {
     errors: [
       AppErrorCode.InvalidRequest,
       AppErrorCode.InsufficientBalance,
+      AppErrorCode.KeySpendLimitReached,
       AppErrorCode.ModelNotFound,
       AppErrorCode.UpstreamError,
       AppErrorCode.ServiceUnavailable,
@@ -107,7 +108,12 @@ export class ChatController {
     @Body() body: ChatCompletionRequestDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const input = { accountId: account.id, body, signal: abortOnDisconnect(reply) };
+    const input = {
+      accountId: account.id,
+      apiKey: { id: account.apiKeyId, spendLimit: account.apiKeyLimits.spendLimit },
+      body,
+      signal: abortOnDisconnect(reply),
+    };
     if (!body.stream) {
       const completion = await this.complete.execute(input);
       await reply.status(200).send(completion);

@@ -11,6 +11,7 @@ import { GetAccountUseCase } from './use-cases/get-account/get-account.use-case'
 import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-case';
 import { ListAccountsUseCase } from './use-cases/list-accounts/list-accounts.use-case';
 import { ListApiKeysUseCase } from './use-cases/list-api-keys/list-api-keys.use-case';
+import { PresentApiKeysUseCase } from './use-cases/present-api-keys/present-api-keys.use-case';
 import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
@@ -32,6 +33,7 @@ const USE_CASES = [
   IssueApiKeyUseCase,
   ListAccountsUseCase,
   ListApiKeysUseCase,
+  PresentApiKeysUseCase,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,
