@@ -160,7 +160,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
       if (hold.before) await manager.query('SELECT pg_sleep($1)', [hold.before]);
       const created = await submitStatement(
         manager,
-        { accountId, taskId: id, amountUnits, model: 'm/x', category: 'test' },
+        { accountId, taskId: id, amountUnits, model: 'm/x', category: 'test', apiKeyId: null },
         {
           id,
           accountId,

@@ -21,6 +21,7 @@ import {
   limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
+  PresentApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
   presentApiKey,
@@ -74,6 +75,7 @@ export class AdminController {
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
+    private readonly presentKeys: PresentApiKeysUseCase,
     private readonly listQueueAccounts: ListQueueAccountsUseCase,
     private readonly updateAccount: UpdateAccountUseCase,
     private readonly updateKey: UpdateApiKeyUseCase,
@@ -199,9 +201,7 @@ export class AdminController {
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
     return {
-      data: (await this.listKeys.execute(id)).map((key) =>
-        presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
-      ),
+      data: await this.presentKeys.execute(await this.listKeys.execute(id)),
     };
   }
 

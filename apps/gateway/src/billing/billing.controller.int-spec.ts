@@ -37,6 +37,12 @@ class TestBalances implements AccountBalances {
     const views = await this.ledger.balancesOf(accountIds);
     return new Map(views.map((view) => [view.accountId, view]));
   }
+  keySpend(): Promise<Map<string, number>> {
+    return Promise.resolve(new Map());
+  }
+  resetKeySpend(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** No scheduler here: these specs change no account's level or cap. */
@@ -68,6 +74,8 @@ describe('billing endpoints', () => {
   let dataSource: DataSource;
   let accountId: string;
   let auth: { authorization: string };
+  let keyId: string;
+  const otherKeyId = randomUUID();
 
   beforeAll(async () => {
     const env = { ...process.env, PORT: '3998', LOG_LEVEL: 'silent' };
@@ -99,8 +107,13 @@ describe('billing endpoints', () => {
     accountId = created.account.id;
     const key = await app.get(IssueApiKeyUseCase).execute({ accountId });
     auth = { authorization: `Bearer ${key.key}` };
-    // Two completed tasks and one open reservation.
-    for (const outcome of ['capture', 'capture', 'open'] as const) {
+    keyId = key.stored.id;
+    // Two completed tasks (one by this key, one by another) and one open reservation.
+    for (const [outcome, apiKeyId] of [
+      ['capture', keyId],
+      ['capture', otherKeyId],
+      ['open', keyId],
+    ] as const) {
       const taskId = randomUUID();
       await dataSource.transaction((m) =>
         ledger.reserve(m, {
@@ -109,6 +122,7 @@ describe('billing endpoints', () => {
           amountUnits: 1000,
           model: 'local/simulator/test',
           category: 'test',
+          apiKeyId,
         }),
       );
       if (outcome === 'capture') await ledger.capture({ taskId, accountId });

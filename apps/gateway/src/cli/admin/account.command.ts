@@ -10,6 +10,7 @@ import {
   limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
+  PresentApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
   presentApiKey,
@@ -219,9 +220,9 @@ registerAdminCommand({
   summary: "list an account's API keys, newest first (never the key or its hash)",
   arity: 1,
   run: async (app, args) => ({
-    data: (await app.get(ListApiKeysUseCase).execute(args.positional[0])).map((key) =>
-      presentApiKey(key, 0 /* TODO(issue 37 ledger): the key's spend */),
-    ),
+    data: await app
+      .get(PresentApiKeysUseCase)
+      .execute(await app.get(ListApiKeysUseCase).execute(args.positional[0])),
   }),
 });
 
