@@ -33,6 +33,15 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
   const shots = join(workspaceRoot, 'dist', 'console-screenshots');
   const out = join(workspaceRoot, 'dist', `test-console-keys-${process.pid}`);
 
+  /** Every Content-Security-Policy violation any page reports (decision 0128). */
+  const violations: string[] = [];
+  function watchPolicy(on: Page): Page {
+    on.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    return on;
+  }
+
   beforeAll(async () => {
     execFileSync('node', ['tools/console/build-console.mjs', '--out', out], {
       cwd: workspaceRoot,
@@ -41,7 +50,7 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     platform = await startLocalPlatform('console-keys', { CONSOLE_DIR: out });
     apiKey = await platform.accountWithKey(10);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page = watchPolicy(await browser.newPage({ viewport: { width: 1200, height: 900 } }));
   }, 180_000);
 
   afterAll(async () => {
@@ -61,7 +70,7 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
   async function signedIn(key: string): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     contexts.push(context);
-    const other = await context.newPage();
+    const other = watchPolicy(await context.newPage());
     await other.goto(`${platform.gateway}/console/`);
     await other.getByLabel('API key').fill(key);
     await other.getByRole('button', { name: 'Sign in' }).click();
@@ -203,7 +212,7 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     ).json()) as { data: { id: string }[] };
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     contexts.push(context);
-    const op = await context.newPage();
+    const op = watchPolicy(await context.newPage());
     await op.goto(`${platform.gateway}/console/#/operator/accounts/${accounts.data[0].id}`);
     await op.getByLabel('Admin token').fill(platform.adminToken);
     await op.getByRole('button', { name: 'Sign in' }).click();
@@ -291,4 +300,8 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     );
     expect(overflow).toEqual([]);
   }, 60_000);
+
+  it('ran every page above under its Content-Security-Policy without a single violation', () => {
+    expect(violations).toEqual([]);
+  });
 });
