@@ -159,7 +159,7 @@ export function KeysPanel({ api, currency, createLabel }: Props) {
                     Issued: {when(key.created_at, '')}
                   </td>
                   <td>
-                    {key.status === 'active' &&
+                    {key.status !== 'revoked' &&
                       (revoking === key.id ? (
                         <>
                           <button
