@@ -230,6 +230,8 @@ describe('admin API and authentication (in-process gateways, PostgreSQL + Redis)
       accountLevel: 'Gold',
       maxConcurrentTasks: null,
       apiKeyId: keyA.id,
+      // A key issued without settings has no limits of its own (issue 37).
+      apiKeyLimits: { allowedModels: null, scopes: null, expiresAt: null, spendLimit: null },
     });
     expect((await whoami(gw.url, keyB.key)).body).toMatchObject({ id: b.id, apiKeyId: keyB.id });
     // The use is recorded off the request's path (not awaited by it): wait for the write.

@@ -19,6 +19,7 @@ interface AccountPage {
 interface ApiKey {
   id: string;
   name: string | null;
+  prefix: string;
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at: string | null;
@@ -216,7 +217,7 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
     expect((await call(`${gw.url}/admin/v1/accounts?limit=0`)).status).toBe(401);
   });
 
-  it("lists an account's keys newest first, with names, revocation and use times, never the key or its hash", async () => {
+  it("lists an account's keys newest first, with names, settings, revocation and use times, never the key or its hash", async () => {
     const account = await createAccount();
     expect((await listKeys(account.id)).body).toEqual({ data: [] });
 
@@ -255,7 +256,13 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
       {
         id: issued[2].id,
         name: 'console',
+        prefix: expect.stringMatching(/^gh_/),
         status: 'active',
+        allowed_models: null,
+        spend_limit: null,
+        spent: 0,
+        expires_at: null,
+        scopes: null,
         created_at: iso,
         revoked_at: null,
         last_used_at: '2030-01-02T03:04:05.678Z',
@@ -263,7 +270,13 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
       {
         id: issued[1].id,
         name: null,
+        prefix: expect.stringMatching(/^gh_/),
         status: 'revoked',
+        allowed_models: null,
+        spend_limit: null,
+        spent: 0,
+        expires_at: null,
+        scopes: null,
         created_at: iso,
         revoked_at: iso,
         last_used_at: null,
@@ -271,7 +284,13 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
       {
         id: issued[0].id,
         name: 'ci',
+        prefix: expect.stringMatching(/^gh_/),
         status: 'active',
+        allowed_models: null,
+        spend_limit: null,
+        spent: 0,
+        expires_at: null,
+        scopes: null,
         created_at: iso,
         revoked_at: null,
         last_used_at: null,
@@ -291,11 +310,12 @@ describe('admin lists: accounts and API keys (in-process gateway, PostgreSQL + R
       [account.id],
     );
     for (const { key } of issued) expect(response.text).not.toContain(key);
+    // The prefix is shown to recognise a key (issue 37); never the key or its hash.
     for (const { key_hash, prefix } of hashes) {
       expect(response.text).not.toContain(key_hash);
-      expect(response.text).not.toContain(prefix);
+      expect(keys.map((k) => k.prefix)).toContain(prefix);
     }
-    expect(response.text).not.toMatch(/"(key|key_hash|hash|prefix)"/);
+    expect(response.text).not.toMatch(/"(key|key_hash|hash)"/);
   });
 
   it('answers 404 for the keys of an unknown or malformed account id', async () => {

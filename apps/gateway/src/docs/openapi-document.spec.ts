@@ -179,7 +179,12 @@ describe('the OpenAPI document', () => {
         'PATCH /admin/v1/accounts/{id}',
         'POST /admin/v1/accounts/{id}/api-keys',
         'GET /admin/v1/accounts/{id}/api-keys',
+        'PATCH /admin/v1/accounts/{id}/api-keys/{key_id}',
         'DELETE /admin/v1/api-keys/{keyId}',
+        'GET /api/v3/keys',
+        'POST /api/v3/keys',
+        'PATCH /api/v3/keys/{key_id}',
+        'DELETE /api/v3/keys/{key_id}',
         'POST /admin/v1/accounts/{id}/top-ups',
         'POST /admin/v1/accounts/{id}/suspend',
         'POST /admin/v1/accounts/{id}/unsuspend',
@@ -376,7 +381,8 @@ describe('the OpenAPI document', () => {
     expect(topUp.responses['201'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/BillingRecord',
     );
-    expect(keys('AdminIssuedApiKey')).toEqual(['id', 'key']);
+    // A key with its settings and spend (issue 37), and the plain key once.
+    expect(keys('AdminIssuedApiKey')).toEqual([...keys('ApiKey'), 'key']);
     expect(keys('AdminRevokedApiKey')).toEqual(['id', 'status']);
     expect(keys('AdminRotatedWebhookSecret')).toEqual(['id', 'webhook_secret']);
   });
@@ -410,7 +416,13 @@ describe('the OpenAPI document', () => {
     expect(keys('AdminApiKey')).toEqual([
       'id',
       'name',
+      'prefix',
       'status',
+      'allowed_models',
+      'spend_limit',
+      'spent',
+      'expires_at',
+      'scopes',
       'created_at',
       'revoked_at',
       'last_used_at',

@@ -26,6 +26,7 @@ const ACCOUNT = {
   currency: 'USD',
   accountLevel: 'Bronze',
   apiKeyId: 'k1',
+  apiKeyLimits: { allowedModels: null, scopes: null, expiresAt: null, spendLimit: null },
 };
 const AUTH = { authorization: 'Bearer good-key' };
 const BOUNDARY = '----genhub-test-boundary';

@@ -25,12 +25,16 @@ describe('errorBody', () => {
     }
   });
 
-  it('nests exactly the unknown provider and insufficient balance on /v1/', () => {
+  it('nests exactly the unknown provider, insufficient balance and key spend limit on /v1/', () => {
     const nested = Object.values(AppErrorCode).filter(
       (code) =>
         typeof (errorBody('v1', new AppException(code)) as { error: unknown }).error === 'object',
     );
-    expect(nested.sort()).toEqual(['insufficient_balance', 'unknown_provider']);
+    expect(nested.sort()).toEqual([
+      'insufficient_balance',
+      'key_spend_limit_reached',
+      'unknown_provider',
+    ]);
     expect(errorBody('v1', new AppException(AppErrorCode.InsufficientBalance))).toEqual({
       code: 402,
       error: { code: 1300, error: 'Insufficient balance' },

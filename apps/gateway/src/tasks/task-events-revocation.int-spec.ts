@@ -63,10 +63,11 @@ describe('revocation ends event streams and refuses their tokens (two in-process
     await Promise.all([gw?.close(), replica?.close()]);
   });
 
-  const issueKey = async (accountId: string) => {
+  const issueKey = async (accountId: string, settings: Record<string, unknown> = {}) => {
     const issued = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys`, {
       method: 'POST',
       headers: admin(),
+      body: settings,
     });
     return issued.body as { id: string; key: string };
   };
@@ -169,5 +170,62 @@ describe('revocation ends event streams and refuses their tokens (two in-process
       return undefined;
     }, WITHIN_MS);
     await again.body?.cancel();
+  }, 20_000);
+
+  it('a key that expires: its streams end at its expires_at and its tokens are refused (issue 37)', async () => {
+    const { accountId } = await createAccountWithKey(gw.url, 1);
+    const expiresAt = Date.now() + 2_500;
+    const expiring = await issueKey(accountId, { expires_at: new Date(expiresAt).toISOString() });
+    const [byToken, byHeader] = await Promise.all([submit(expiring.key), submit(expiring.key)]);
+    const token = await tokenFor(expiring.key, byToken);
+    const viaToken = await openStream(eventsUrl(replica.url, byToken, token));
+    const viaHeader = await openStream(eventsUrl(gw.url, byHeader), {
+      authorization: `Bearer ${expiring.key}`,
+    });
+    expect(viaToken.isEnded() || viaHeader.isEnded()).toBe(false);
+
+    // No notice is sent for an expiry: each replica's timer ends the stream at expires_at.
+    await until(
+      async () => viaToken.isEnded() && viaHeader.isEnded(),
+      expiresAt - Date.now() + WITHIN_MS,
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    expect(Date.now() - expiresAt).toBeLessThan(WITHIN_MS);
+    expect(viaToken.text()).not.toMatch(/event: (completed|failed|deleted)/);
+
+    for (const base of [gw.url, replica.url]) {
+      const refused = await call(eventsUrl(base, byToken, token));
+      expect([refused.status, refused.body]).toEqual([
+        401,
+        { code: 401, message: 'Event stream token is not valid or has expired', data: null },
+      ]);
+    }
+    const byKey = await call(eventsUrl(gw.url, byHeader), {
+      headers: { authorization: `Bearer ${expiring.key}` },
+    });
+    expect([byKey.status, byKey.body]).toEqual([
+      401,
+      { code: 401, message: 'API key expired', data: null },
+    ]);
+  }, 20_000);
+
+  it('a key whose tasks:read is taken away: its tokens answer 403 scope_not_allowed (issue 37)', async () => {
+    const { accountId } = await createAccountWithKey(gw.url, 1);
+    const reader = await issueKey(accountId);
+    const taskId = await submit(reader.key);
+    const token = await tokenFor(reader.key, taskId);
+    const patched = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys/${reader.id}`, {
+      method: 'PATCH',
+      headers: admin(),
+      body: { scopes: ['tasks:write'] },
+    });
+    expect(patched.status).toBe(200);
+    for (const base of [gw.url, replica.url]) {
+      const refused = await call(eventsUrl(base, taskId, token));
+      expect([refused.status, refused.body]).toEqual([
+        403,
+        { code: 403, message: 'This API key does not have the scope tasks:read', data: null },
+      ]);
+    }
   }, 20_000);
 });

@@ -58,7 +58,11 @@ describe('task endpoints (HTTP)', () => {
       .overrideGuard(ApiKeyGuard)
       .useValue({
         canActivate: (ctx: ExecutionContext) => {
-          ctx.switchToHttp().getRequest().account = { id: accountId, currency: 'USD' };
+          ctx.switchToHttp().getRequest().account = {
+            id: accountId,
+            currency: 'USD',
+            apiKeyLimits: { allowedModels: null, scopes: null, expiresAt: null, spendLimit: null },
+          };
           return true;
         },
       })

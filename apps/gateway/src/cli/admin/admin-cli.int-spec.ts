@@ -53,7 +53,72 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
     expect(fetched.json).not.toHaveProperty('webhook_secret');
 
     const key = await admin('create-key', id, '--name', 'ci');
-    expect(key.json).toEqual({ id: expect.any(String), key: expect.stringMatching(/^gh_/) });
+    expect(key.json).toMatchObject({
+      id: expect.any(String),
+      name: 'ci',
+      status: 'active',
+      allowed_models: null,
+      spend_limit: null,
+      expires_at: null,
+      scopes: null,
+      key: expect.stringMatching(/^gh_/),
+    });
+
+    // Key limits (issue 37): given at creation, changed with update-key, `none` clears one.
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const limited = await admin(
+      'create-key',
+      id,
+      '--models',
+      'local/*,openai/*',
+      '--spend-limit',
+      '5/day',
+      '--expires-at',
+      expiresAt,
+      '--scopes',
+      'tasks:read,billing:read',
+    );
+    expect(limited.code).toBe(0);
+    expect(limited.json).toMatchObject({
+      allowed_models: ['local/*', 'openai/*'],
+      spend_limit: { amount: 5, period: 'day' },
+      expires_at: expiresAt,
+      scopes: ['tasks:read', 'billing:read'],
+    });
+    const updated = await admin(
+      'update-key',
+      id,
+      limited.json.id,
+      '--spend-limit',
+      'none',
+      '--scopes',
+      'tasks:write',
+      '--name',
+      'batch',
+    );
+    expect(updated.code).toBe(0);
+    expect(updated.json).toMatchObject({
+      id: limited.json.id,
+      name: 'batch',
+      allowed_models: ['local/*', 'openai/*'],
+      spend_limit: null,
+      scopes: ['tasks:write'],
+    });
+    expect(updated.json).not.toHaveProperty('key');
+    for (const [argv, message] of [
+      [['create-key', id, '--spend-limit', '5/week'], /period must be one of/],
+      [
+        ['create-key', id, '--expires-at', '2020-01-01T00:00:00Z'],
+        /expires_at must be in the future/,
+      ],
+      [['create-key', id, '--scopes', 'tasks:delete'], /scopes/],
+      [['update-key', id, limited.json.id], /nothing to change/],
+      [['update-key', randomUUID(), limited.json.id, '--name', 'x'], /Not found/],
+    ] as const) {
+      const result = await admin(...argv);
+      expect({ argv, code: result.code }).toEqual({ argv, code: 1 });
+      expect(result.err).toMatch(message);
+    }
 
     const topUp = await admin('top-up', id, '2.5');
     expect(topUp.json).toMatchObject({ type: 'top-up', amount: 2.5, balance_after: 7.5 });
@@ -75,6 +140,7 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         'list-queue',
         'list-keys',
         'create-key',
+        'update-key',
         'revoke-key',
         'top-up',
         'update-account',
@@ -149,7 +215,13 @@ describe('admin CLI (PostgreSQL + Redis)', () => {
         {
           id: key.json.id,
           name: 'ci',
+          prefix: expect.stringMatching(/^gh_/),
           status: 'revoked',
+          allowed_models: null,
+          spend_limit: null,
+          spent: 0,
+          expires_at: null,
+          scopes: null,
           created_at: expect.any(String),
           revoked_at: expect.any(String),
           last_used_at: null,
