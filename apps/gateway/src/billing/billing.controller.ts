@@ -25,7 +25,7 @@ import {
   V3Route,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
-import { optionalInt, optionalString, optionalType } from './billing-query.util';
+import { optionalApiKeyId, optionalInt, optionalString, optionalType } from './billing-query.util';
 
 /** `GET /v1/balance`: no envelope (docs/interface.md, "Check balance"). */
 @Controller('v1')
@@ -70,7 +70,7 @@ export class BillingsController {
     operationId: 'listBillings',
     tag: 'Billing',
     summary: 'Check billings',
-    description: 'Billing records, newest first.',
+    description: 'Billing records, newest first; `api_key_id` keeps those of one key.',
     ok: { description: 'A page of billing records.', type: BillingsPageResponseDto },
     errors: [AppErrorCode.InvalidRequest],
   })
@@ -84,6 +84,7 @@ export class BillingsController {
       page: optionalInt(query, 'page'),
       perPage: optionalInt(query, 'per_page'),
       type: optionalType(query),
+      apiKeyId: optionalApiKeyId(query),
     });
     return envelope(data);
   }
@@ -94,7 +95,7 @@ export class BillingsController {
     tag: 'Billing',
     summary: 'Check usage',
     description:
-      "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.",
+      "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start. `api_key_id` counts only that key's usage.",
     ok: { description: 'Usage statistics.', type: UsageStatisticsResponseDto },
     errors: [AppErrorCode.InvalidRequest],
   })
@@ -108,6 +109,7 @@ export class BillingsController {
       period: optionalString(query, 'period'),
       startDate: optionalString(query, 'start_date'),
       endDate: optionalString(query, 'end_date'),
+      apiKeyId: optionalApiKeyId(query),
     });
     return envelope(data);
   }
@@ -118,7 +120,7 @@ export class BillingsController {
     tag: 'Billing',
     summary: 'Export billings as CSV',
     description:
-      'Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.',
+      'Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record; `api_key_id` keeps those of one key.',
     ok: {
       description: 'CSV with the columns of a billing record.',
       content: {
@@ -142,6 +144,7 @@ export class BillingsController {
       startDate: optionalString(query, 'start_date'),
       endDate: optionalString(query, 'end_date'),
       type: optionalType(query),
+      apiKeyId: optionalApiKeyId(query),
     });
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
