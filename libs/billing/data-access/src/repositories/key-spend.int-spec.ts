@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { spendPeriodStart } from '../util/spend-period.util';
 import { KeySpendRepository } from './key-spend.repository';
+import { LedgerAuditRepository } from './ledger-audit.repository';
 import { LedgerRepository } from './ledger.repository';
 import { CHAT_CATEGORY, type ReserveInput } from './ledger.types';
 
@@ -222,5 +223,25 @@ describe('Key spend limits in the ledger (PostgreSQL)', () => {
       [keyId],
     );
     expect(n).toBe(1);
+  });
+
+  it('the audit checks each key counter against its open reservations and charges', async () => {
+    const [accountId, keyId] = [await account(), randomUUID()];
+    const [a, b, c] = [1, 2, 3].map(() => limited(accountId, keyId, 1000, 10_000));
+    for (const r of [a, b, c])
+      expect(await ledger.reserve(dataSource.manager, r)).toEqual({ ok: true });
+    await ledger.captureAmount({ taskId: a.taskId, accountId, amountUnits: 250 });
+    await ledger.release({ taskId: b.taskId, accountId });
+    const facts = async () =>
+      (await new LedgerAuditRepository(dataSource).accountFacts({ horizonMs: 3_600_000 })).find(
+        (f) => f.accountId === accountId,
+      );
+    expect(await used(keyId)).toBe(1250);
+    expect(await facts()).toMatchObject({ keySpendRows: 1, keySpendMismatches: 0 });
+    await dataSource.query(
+      `UPDATE billing.key_spend SET used_units = used_units + 1 WHERE key_id = $1`,
+      [keyId],
+    );
+    expect(await facts()).toMatchObject({ keySpendRows: 1, keySpendMismatches: 1 });
   });
 });
