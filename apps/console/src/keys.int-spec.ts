@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -27,8 +28,6 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
   let apiKey: string;
   /** The key created on the page: limited to 0.002 a day (two simulator tasks at 0.001). */
   let limitedKey: string;
-  /** The tasks it paid for. */
-  const spentOn: string[] = [];
   const contexts: BrowserContext[] = [];
   const shots = join(workspaceRoot, 'dist', 'console-screenshots');
   const out = join(workspaceRoot, 'dist', `test-console-keys-${process.pid}`);
@@ -137,7 +136,6 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await submit(limitedKey));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 402]);
-    spentOn.push(...answers.slice(0, 2).map((a) => (a.body.data as { id: string }).id));
     expect(answers[2].body).toEqual({
       code: 402,
       message: expect.stringMatching(/^API key spend limit reached\b/),
@@ -173,35 +171,45 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     await screen('keys-refused-in-playground', holder);
   }, 45_000);
 
-  it('splits the usage by key: the limited key’s two tasks apart from the account’s', async () => {
-    // Its two tasks captured (usage counts what was charged).
-    const auth = { authorization: `Bearer ${apiKey}` };
+  it('splits the usage by key: the limited key’s two tasks apart from the account’s three, in the CSV too', async () => {
+    // One task of the account's first key beside them.
+    expect((await submit(apiKey)).status).toBe(200);
+    // All three charged (usage counts captured charges; the capture follows the completion).
     await until(
       async () => {
-        const states = await Promise.all(
-          spentOn.map(async (id) => {
-            const answer = await fetch(`${platform.gateway}/v1/requests/${id}`, { headers: auth });
-            return ((await answer.json()) as { status: string }).status;
-          }),
-        );
-        return states.every((status) => status === 'completed');
+        const answer = await fetch(`${platform.gateway}/api/v3/billings?type=usage`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        return ((await answer.json()) as { data: { total: number } }).data.total === 3;
       },
-      { ms: 20_000, every: 200, what: 'the limited key’s two tasks' },
+      { ms: 20_000, every: 200, what: 'the three tasks charged' },
     );
     await page.getByRole('link', { name: 'Usage' }).click();
     const choice = page.getByLabel('API key');
     const batch = await choice.locator('option', { hasText: /^batch \(gh_/ }).getAttribute('value');
     await choice.selectOption(batch as string);
+    // The key's own figures (the account's show until they are read).
     await page
-      .locator('.totals')
-      .getByText(/by this key$/)
+      .locator('.totals', { hasText: /^2 task\(s\), 0\.002 USD in this range by this key$/ })
       .waitFor();
-    expect(await page.locator('.totals').innerText()).toBe(
-      '2 task(s), 0.002 USD in this range by this key',
+    // Its two charges only (the account's top-up and its first key's charge are not its).
+    await page.waitForFunction(
+      () => document.querySelectorAll('table.records tbody tr').length === 2,
     );
-    await page.locator('table.records tbody tr').first().waitFor();
-    expect(await page.locator('table.records tbody tr').count()).toBe(2);
     await screen('usage-by-key');
+    // The CSV export of the range, that key's records only.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV of the range' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^genhub-billings-.*-key-[0-9a-f]{8}\.csv$/);
+    const csv = readFileSync((await download.path()) as string, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv).toHaveLength(3);
+    // Every key again: the account's whole usage.
+    await choice.selectOption('');
+    await page.locator('.totals', { hasText: /^3 task\(s\), 0\.003 USD in this range$/ }).waitFor();
   }, 45_000);
 
   it('as the operator: raises the key’s limit on the account’s page; the key may spend again', async () => {

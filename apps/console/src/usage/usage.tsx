@@ -68,6 +68,8 @@ export default function Usage() {
         ...days.map((day) => usageOf(client, day, day, keyId, signal)),
       ]);
       return {
+        // Whose figures these are: a new choice shows the last ones until its own are read.
+        keyId,
         totals: whole,
         chart: {
           days,
@@ -172,9 +174,9 @@ export default function Usage() {
         )}
       </div>
       {totals && (
-        <p className="totals">
+        <p className="totals" aria-busy={range.isPlaceholderData}>
           {totals.total_tasks} task(s), <strong>{totals.total_cost}</strong> {currency} in this
-          range{keyId ? ' by this key' : ''}
+          range{range.data?.keyId ? ' by this key' : ''}
         </p>
       )}
       {chart && <CostChart days={chart.days} series={chart.series} currency={currency} />}
