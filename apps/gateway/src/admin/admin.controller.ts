@@ -21,7 +21,6 @@ import {
   limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
-  PresentApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
   presentApiKey,
@@ -75,7 +74,6 @@ export class AdminController {
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listAccounts: ListAccountsUseCase,
     private readonly listKeys: ListApiKeysUseCase,
-    private readonly presentKeys: PresentApiKeysUseCase,
     private readonly listQueueAccounts: ListQueueAccountsUseCase,
     private readonly updateAccount: UpdateAccountUseCase,
     private readonly updateKey: UpdateApiKeyUseCase,
@@ -200,9 +198,9 @@ export class AdminController {
   })
   @AccountIdParam()
   async listApiKeys(@Param('id') id: string): Promise<AdminApiKeyListDto> {
-    return {
-      data: await this.presentKeys.execute(await this.listKeys.execute(id)),
-    };
+    const keys = await this.listKeys.execute(id);
+    const spent = await this.keySpend.spentUnits(keys);
+    return { data: keys.map((key, i) => presentApiKey(key, spent[i])) };
   }
 
   @Patch('accounts/:id/api-keys/:key_id')

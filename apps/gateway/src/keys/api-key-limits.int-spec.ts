@@ -150,6 +150,19 @@ describe('API keys with limits (in-process gateways, PostgreSQL + Redis)', () =>
       code: 403,
       message: 'This API key does not have the scope files:write',
     });
+    const boundary = 'scope-boundary';
+    const file = await call(`${gw.url}/api/v3/files/upload`, {
+      method: 'POST',
+      headers: {
+        ...bearer(readOnly),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      raw: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabcd\r\n--${boundary}--\r\n`,
+    });
+    expect(file.status).toBe(403);
+    expect(file.body).toMatchObject({
+      message: 'This API key does not have the scope files:write',
+    });
     const cancel = await call(`${gw.url}/api/v3/predictions/${taskId}`, {
       method: 'DELETE',
       headers: bearer(readOnly),

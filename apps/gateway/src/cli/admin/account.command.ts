@@ -10,7 +10,6 @@ import {
   limitsOfNewKey,
   ListAccountsUseCase,
   ListApiKeysUseCase,
-  PresentApiKeysUseCase,
   presentAdminAccount,
   presentAdminAccountPage,
   presentApiKey,
@@ -219,11 +218,11 @@ registerAdminCommand({
   usage: 'list-keys <accountId>',
   summary: "list an account's API keys, newest first (never the key or its hash)",
   arity: 1,
-  run: async (app, args) => ({
-    data: await app
-      .get(PresentApiKeysUseCase)
-      .execute(await app.get(ListApiKeysUseCase).execute(args.positional[0])),
-  }),
+  run: async (app, args) => {
+    const keys = await app.get(ListApiKeysUseCase).execute(args.positional[0]);
+    const spent = await app.get(ApiKeySpend).spentUnits(keys);
+    return { data: keys.map((key, i) => presentApiKey(key, spent[i])) };
+  },
 });
 
 registerAdminCommand({

@@ -9,7 +9,7 @@ import {
   looksLikeApiKey,
 } from '../keys/api-key.util';
 import { AccountPosition, AccountRepository } from './account.repository';
-import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeyRepository, NO_LIMITS } from './api-key.repository';
 
 const PEPPER = 'test-pepper-0123456789';
 
@@ -115,6 +115,7 @@ describe('accounts repositories (PostgreSQL)', () => {
       accountLevel: 'Bronze',
       maxConcurrentTasks: null,
       status: 'active',
+      limits: NO_LIMITS,
     });
     await accounts.setStatus(account.id, 'suspended');
     expect(await keys.findCredentialByHash(hashApiKey(PEPPER, plain))).toMatchObject({
@@ -144,11 +145,61 @@ describe('accounts repositories (PostgreSQL)', () => {
         accountLevel: 'Silver',
         maxConcurrentTasks: null,
         status: 'active',
+        limits: NO_LIMITS,
       },
     ]);
     await accounts.setStatus(account.id, 'suspended');
     expect(await keys.findLiveKeys([kept.key.id])).toMatchObject([{ status: 'suspended' }]);
     expect(await keys.findLiveKeys([])).toEqual([]);
+  });
+
+  it("stores a key's limits, changes them (absent kept, null cleared) and only on its own live key (issue 37)", async () => {
+    const account = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    const plain = generateApiKey();
+    const expiresAt = new Date('2030-01-01T00:00:00.000Z');
+    const key = await keys.issueKey({
+      accountId: account.id,
+      name: 'batch',
+      prefix: apiKeyPrefix(plain),
+      keyHash: hashApiKey(PEPPER, plain),
+      limits: {
+        allowedModels: ['local/*'],
+        scopes: ['tasks:read'],
+        expiresAt,
+        spendLimit: { amountUnits: 5_000_000, period: 'day' },
+      },
+    });
+    expect(key).toMatchObject({
+      allowedModels: ['local/*'],
+      scopes: ['tasks:read'],
+      expiresAt,
+      spendLimit: { amountUnits: 5_000_000, period: 'day' },
+    });
+    expect((await keys.findCredentialByHash(hashApiKey(PEPPER, plain)))?.limits).toEqual({
+      allowedModels: ['local/*'],
+      scopes: ['tasks:read'],
+      expiresAt,
+      spendLimit: { amountUnits: 5_000_000, period: 'day' },
+    });
+
+    const changed = await keys.updateKey(account.id, key.id, { spendLimit: null, scopes: null });
+    expect(changed).toMatchObject({
+      name: 'batch',
+      allowedModels: ['local/*'],
+      scopes: null,
+      expiresAt,
+      spendLimit: null,
+    });
+    expect(await keys.updateKey(account.id, key.id, {})).toMatchObject({ id: key.id });
+    const other = await accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' });
+    expect(await keys.updateKey(other.id, key.id, { name: 'x' })).toBeUndefined();
+    // The schema refuses a scope it does not know.
+    await expect(
+      keys.updateKey(account.id, key.id, { scopes: ['tasks:delete' as 'tasks:read'] }),
+    ).rejects.toThrow(/api_keys_scopes_known/);
+    expect(await keys.revokeKey(key.id, other.id)).toBeUndefined();
+    expect(await keys.revokeKey(key.id, account.id)).toMatchObject({ id: key.id });
+    expect(await keys.updateKey(account.id, key.id, { name: 'x' })).toBeUndefined();
   });
 
   it('never shows a key to another account', async () => {

@@ -126,6 +126,23 @@ describe('ApiKeyAuthenticator', () => {
     });
   });
 
+  it('refuses a key past its expires_at with 401 API key expired, and lets one before it in (issue 37)', async () => {
+    const expired = {
+      ...credential,
+      limits: { ...NO_LIMITS, expiresAt: new Date(Date.now() - 1) },
+    };
+    const { auth } = await setup({ [hashApiKey(PEPPER, key)]: expired });
+    expect(await refusal(auth.authenticate(`Bearer ${key}`))).toEqual({
+      status: 401,
+      code: 'api_key_expired',
+      message: 'API key expired',
+    });
+    const later = new Date(Date.now() + 60_000);
+    const live = { ...credential, limits: { ...NO_LIMITS, expiresAt: later } };
+    const { auth: other } = await setup({ [hashApiKey(PEPPER, key)]: live });
+    expect((await other.authenticate(`Bearer ${key}`)).apiKeyLimits.expiresAt).toEqual(later);
+  });
+
   it('caches look-ups, shares concurrent misses, touches last use once, and forgets on change', async () => {
     const { auth, changes, findCredentialByHash, touchLastUsed } = await setup({
       [hashApiKey(PEPPER, key)]: credential,
@@ -138,6 +155,7 @@ describe('ApiKeyAuthenticator', () => {
       accountLevel: 'Silver',
       maxConcurrentTasks: 4,
       apiKeyId: 'k1',
+      apiKeyLimits: NO_LIMITS,
     });
     expect(findCredentialByHash).toHaveBeenCalledTimes(1);
     expect(touchLastUsed).toHaveBeenCalledTimes(1);
@@ -194,6 +212,7 @@ describe('ApiKeyAuthenticator', () => {
       accountLevel: 'Silver',
       maxConcurrentTasks: 4,
       apiKeyId: 'k1',
+      apiKeyLimits: NO_LIMITS,
     });
     await auth.authenticateKeyId('k1');
     expect(findLiveKeys).toHaveBeenCalledTimes(1);
@@ -207,9 +226,9 @@ describe('ApiKeyAuthenticator', () => {
       status: 403,
       code: 'account_suspended',
     });
-    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set());
+    expect(await auth.admittedKeys(['k1', 'unknown'])).toEqual(new Map());
     credentials[hashApiKey(PEPPER, key)] = credential;
-    expect(await auth.admittedKeyIds(['k1', 'unknown'])).toEqual(new Set(['k1']));
+    expect(await auth.admittedKeys(['k1', 'unknown'])).toEqual(new Map([['k1', null]]));
   });
 
   it('tells its listeners of every change, here or from another replica, and of missed ones', async () => {

@@ -144,15 +144,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   /**
    * Which of `keyIds` still let their caller in (live, unexpired, account active), read
    * now from PostgreSQL, never from the cache: what an open event stream is
-   * checked against when its account changed.
-   */
-  async admittedKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
-    return new Set((await this.admittedKeys(keyIds)).keys());
-  }
-
-  /**
-   * The same, with when each admitted key expires (null: never): an open
-   * stream of a key that expires is ended then (issue 37).
+   * checked against when its account changed. Each with when it expires (null:
+   * never), so a stream of a key that expires is ended then (issue 37).
    */
   async admittedKeys(keyIds: readonly string[]): Promise<Map<string, Date | null>> {
     const live = await this.keys.findLiveKeys(keyIds);
