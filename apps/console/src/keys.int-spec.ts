@@ -212,7 +212,7 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     await page.locator('.totals', { hasText: /^3 task\(s\), 0\.003 USD in this range$/ }).waitFor();
   }, 45_000);
 
-  it('as the operator: raises the key’s limit on the account’s page; the key may spend again', async () => {
+  it('as the operator: raises the key’s limit and sets its expiry on the account’s page; the key may spend again', async () => {
     const accounts = (await (
       await fetch(`${platform.gateway}/admin/v1/accounts`, {
         headers: { authorization: `Bearer ${platform.adminToken}` },
@@ -236,6 +236,24 @@ describe('API keys with limits in the web console (built gateway + task-worker)'
     await op.getByText('Limits saved for batch.').waitFor();
     await batch.locator('td.spent').getByText('0.002 of 0.003 USD today (UTC)').waitFor();
     await screen('operator-keys', op);
+    // An expiry, set in the browser's time, kept as that instant.
+    await batch.getByRole('button', { name: 'Edit batch' }).click();
+    await op.getByLabel(/^Expires at/).fill('2030-01-02T03:04');
+    await op.getByRole('button', { name: 'Save limits' }).click();
+    await batch
+      .locator('td.limits')
+      .getByText(/^Expires: .*2030/)
+      .waitFor();
+    const keys = (await (
+      await fetch(`${platform.gateway}/admin/v1/accounts/${accounts.data[0].id}/api-keys`, {
+        headers: { authorization: `Bearer ${platform.adminToken}` },
+      })
+    ).json()) as { data: { name: string; expires_at: string; spend_limit: unknown }[] };
+    const expected = await op.evaluate(() => new Date('2030-01-02T03:04').toISOString());
+    expect(keys.data.find((k) => k.name === 'batch')).toMatchObject({
+      expires_at: expected,
+      spend_limit: { amount: 0.003, period: 'day' },
+    });
 
     expect((await submit(limitedKey)).status).toBe(200);
     expect((await submit(limitedKey)).status).toBe(402);
