@@ -51,12 +51,18 @@ export function limitsAfter(current: ApiKeyLimits, change: ApiKeyChange): ApiKey
 
 function futureDate(iso: string, now: Date): Date {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime()) || date.getTime() <= now.getTime())
+  assertFutureExpiry(date, now);
+  return date;
+}
+
+/** 400 naming `expires_at` unless it lies ahead: a key is never issued or set already expired. */
+export function assertFutureExpiry(expiresAt: Date | null | undefined, now = new Date()): void {
+  if (expiresAt === null || expiresAt === undefined) return;
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime())
     throw new AppException(AppErrorCode.InvalidRequest, {
       message: 'Invalid request: expires_at must be in the future',
       fields: ['expires_at'],
     });
-  return date;
 }
 
 function spendUnits(amount: number): number {

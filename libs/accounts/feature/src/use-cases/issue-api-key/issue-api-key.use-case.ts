@@ -11,6 +11,7 @@ import {
 } from '@genhub/accounts-data-access';
 import { PepperConfig } from '@genhub/config';
 import { AppErrorCode, AppException } from '@genhub/errors';
+import { assertFutureExpiry } from '../../keys/key-settings.util';
 
 export interface IssuedApiKey {
   stored: StoredApiKey;
@@ -34,6 +35,7 @@ export class IssueApiKeyUseCase {
   ) {}
 
   async execute(input: IssueApiKeyInput): Promise<IssuedApiKey> {
+    assertFutureExpiry(input.limits?.expiresAt);
     const account = await this.accounts.findAccount(input.accountId);
     if (!account) throw new AppException(AppErrorCode.NotFound);
     const key = generateApiKey();

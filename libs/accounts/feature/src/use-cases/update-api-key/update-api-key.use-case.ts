@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type ApiKeyChange, ApiKeyRepository, StoredApiKey } from '@genhub/accounts-data-access';
 import { AppErrorCode, AppException } from '@genhub/errors';
 import { AuthChangesPublisher } from '../../auth/auth-changes.service';
+import { assertFutureExpiry } from '../../keys/key-settings.util';
 
 /**
  * `PATCH …/api-keys/{key_id}` (issue 37): changes a live key's name and limits
@@ -21,6 +22,7 @@ export class UpdateApiKeyUseCase {
     keyId: string;
     change: ApiKeyChange;
   }): Promise<StoredApiKey> {
+    assertFutureExpiry(input.change.expiresAt);
     const key = await this.keys.updateKey(input.accountId, input.keyId, input.change);
     if (!key) throw new AppException(AppErrorCode.NotFound);
     await this.changes.accountChanged(key.accountId);
