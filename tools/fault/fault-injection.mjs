@@ -234,6 +234,10 @@ try {
         WHERE (t.status = 'completed' AND r.state <> 'captured') OR (t.status = 'failed' AND r.state <> 'released')`,
     )
   ).rows[0].n;
+  // The limited keys' counters, which the audit checks against their reservations.
+  const keySpendCounters = (
+    await db.query(`SELECT count(*)::int AS n FROM billing.key_spend WHERE used_units > 0`)
+  ).rows[0].n;
   await db.end();
   const audit = spawnSync(process.execPath, [entry('gateway', 'cli/admin'), 'audit'], {
     env,
@@ -256,6 +260,7 @@ try {
     webhook_deliveries_total: [...receiver.deliveries.values()].reduce((a, b) => a + b, 0),
     audit_exit_code: audit.status,
     limited_keys: limitedKeyIds.length,
+    key_spend_counters: keySpendCounters,
     apps_crashed: apps.crashes.length,
     replicas: REPLICAS,
     ...(throughput.length ? { throughput } : {}),
@@ -269,6 +274,7 @@ try {
     counts.open_reservations === 0 &&
     counts.webhook_tasks_without_delivery === 0 &&
     counts.audit_exit_code === 0 &&
+    counts.key_spend_counters > 0 &&
     counts.apps_crashed === 0;
   if (!ok)
     log(

@@ -126,8 +126,8 @@ describe('key spend limits under concurrency (two in-process gateways, PostgreSQ
     120_000,
   );
 
-  it('the /api/v3 submit refuses with the flat shape; the balance refusal still wins when it is the balance', async () => {
-    const { key } = await limitedKey();
+  it('the /api/v3 submit refuses with the flat shape; a new day gives the room back; the balance refusal still wins when it is the balance', async () => {
+    const { keyId, key } = await limitedKey();
     for (let i = 0; i < K; i++) expect((await submit(gw.url, key)).status).toBe(200);
     const flat = await call(`${gw.url}/api/v3/local/simulator/test`, {
       method: 'POST',
@@ -139,6 +139,14 @@ describe('key spend limits under concurrency (two in-process gateways, PostgreSQ
       code: 402,
       message: refusal.error.error,
     });
+
+    // A new UTC day is a new counter: once today's row is yesterday's, the room is back.
+    await db.query(
+      `UPDATE billing.key_spend SET period_start = period_start - interval '1 day' WHERE key_id = $1`,
+      [keyId],
+    );
+    expect((await submit(other.url, key)).status).toBe(200);
+    expect((await submit(gw.url, key)).status).toBe(200);
 
     const poor = await createAccountWithKey(gw.url, 0);
     await db.query(
