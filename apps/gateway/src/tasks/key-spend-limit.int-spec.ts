@@ -175,4 +175,36 @@ describe('key spend limits under concurrency (two in-process gateways, PostgreSQ
       expect.objectContaining({ spend_limit: null, spent: 0.003 }),
     ]);
   });
+
+  it('a limit set by PATCH on a key that already spent starts from that spend, on every gateway', async () => {
+    const { accountId, key } = await createAccountWithKey(gw.url, 1);
+    for (let i = 0; i < 3; i++) expect((await submit(gw.url, key)).status).toBe(200);
+    const [{ id: keyId }]: { id: string }[] = await db.query(
+      `SELECT id FROM accounts.api_keys WHERE account_id = $1`,
+      [accountId],
+    );
+    const patched = await call(`${gw.url}/admin/v1/accounts/${accountId}/api-keys/${keyId}`, {
+      method: 'PATCH',
+      headers: admin(),
+      body: { spend_limit: { amount: 0.004, period: 'day' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      spend_limit: { amount: 0.004, period: 'day' },
+      spent: 0.003,
+    });
+    // One more fits (0.004); the next is refused on the other gateway too (the change notice).
+    expect((await submit(other.url, key)).status).toBe(200);
+    const refused = await submit(gw.url, key);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({
+      code: 402,
+      error: {
+        code: 1301,
+        error:
+          'API key spend limit reached. Limit: $0.004 per day, spent: $0.004, required: $0.001.',
+      },
+    });
+    expect(await written(accountId, keyId)).toMatchObject({ used: 4 * PRICE });
+  });
 });

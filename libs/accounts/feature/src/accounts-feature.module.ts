@@ -12,7 +12,6 @@ import { IssueApiKeyUseCase } from './use-cases/issue-api-key/issue-api-key.use-
 import { ListAccountsUseCase } from './use-cases/list-accounts/list-accounts.use-case';
 import { ListApiKeysUseCase } from './use-cases/list-api-keys/list-api-keys.use-case';
 import { OwnApiKeysUseCase } from './use-cases/own-api-keys/own-api-keys.use-case';
-import { PresentApiKeysUseCase } from './use-cases/present-api-keys/present-api-keys.use-case';
 import { RotateWebhookSecretUseCase } from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 import { RevokeApiKeyUseCase } from './use-cases/revoke-api-key/revoke-api-key.use-case';
 import { SetAccountStatusUseCase } from './use-cases/set-account-status/set-account-status.use-case';
@@ -37,7 +36,6 @@ const USE_CASES = [
   ListAccountsUseCase,
   ListApiKeysUseCase,
   OwnApiKeysUseCase,
-  PresentApiKeysUseCase,
   RevokeApiKeyUseCase,
   RotateWebhookSecretUseCase,
   SetAccountStatusUseCase,

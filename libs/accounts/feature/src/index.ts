@@ -20,7 +20,6 @@ export * from './use-cases/issue-api-key/issue-api-key.use-case';
 export * from './use-cases/list-accounts/list-accounts.use-case';
 export * from './use-cases/list-api-keys/list-api-keys.use-case';
 export * from './use-cases/own-api-keys/own-api-keys.use-case';
-export * from './use-cases/present-api-keys/present-api-keys.use-case';
 export * from './use-cases/revoke-api-key/revoke-api-key.use-case';
 export * from './use-cases/rotate-webhook-secret/rotate-webhook-secret.use-case';
 export * from './use-cases/set-account-status/set-account-status.use-case';
