@@ -100,6 +100,7 @@ try {
 
   const admin = { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const keys = [];
+  const limitedKeyIds = [];
   for (let i = 0; i < 10; i++) {
     const account = await (
       await fetch(`${base}/admin/v1/accounts`, {
@@ -116,7 +117,18 @@ try {
       })
     ).json();
     keys.push(key.key);
+    if (i % 2 === 0) limitedKeyIds.push(key.id);
   }
+  // Half the keys carry a daily spend limit (never reached), set before their first use, so
+  // their counters live through the faults and the audit checks them (issue 37).
+  const limits = new pg.Client({ connectionString: postgres.url });
+  await limits.connect();
+  await limits.query(
+    `UPDATE accounts.api_keys SET spend_limit_units = 900000000, spend_period = 'day'
+      WHERE id = ANY($1::uuid[])`,
+    [limitedKeyIds],
+  );
+  await limits.end();
 
   const accepted = new Map();
   // Throughput of one replica set, then of all of them (their tasks are checked like the rest).
@@ -222,6 +234,10 @@ try {
         WHERE (t.status = 'completed' AND r.state <> 'captured') OR (t.status = 'failed' AND r.state <> 'released')`,
     )
   ).rows[0].n;
+  // The limited keys' counters, which the audit checks against their reservations.
+  const keySpendCounters = (
+    await db.query(`SELECT count(*)::int AS n FROM billing.key_spend WHERE used_units > 0`)
+  ).rows[0].n;
   await db.end();
   const audit = spawnSync(process.execPath, [entry('gateway', 'cli/admin'), 'audit'], {
     env,
@@ -243,6 +259,8 @@ try {
     ).length,
     webhook_deliveries_total: [...receiver.deliveries.values()].reduce((a, b) => a + b, 0),
     audit_exit_code: audit.status,
+    limited_keys: limitedKeyIds.length,
+    key_spend_counters: keySpendCounters,
     apps_crashed: apps.crashes.length,
     replicas: REPLICAS,
     ...(throughput.length ? { throughput } : {}),
@@ -256,6 +274,7 @@ try {
     counts.open_reservations === 0 &&
     counts.webhook_tasks_without_delivery === 0 &&
     counts.audit_exit_code === 0 &&
+    counts.key_spend_counters > 0 &&
     counts.apps_crashed === 0;
   if (!ok)
     log(

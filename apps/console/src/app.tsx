@@ -4,6 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { HashRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { Chat } from './chat/chat';
 import { History } from './history/history';
+import { Keys } from './keys/keys';
 import { Operator } from './operator/operator';
 import { Playground } from './playground/playground';
 import { SessionGate, useSession } from './session/session';
@@ -18,6 +19,7 @@ const PAGES = [
   { path: '/history', title: 'History' },
   { path: '/usage', title: 'Usage' },
   { path: '/chat', title: 'Chat' },
+  { path: '/keys', title: 'API keys' },
 ] as const;
 
 /**
@@ -43,8 +45,10 @@ export function App({ baseUrl }: { baseUrl: string }) {
   );
 }
 
+// Any valid key may list the chat models, whatever its scopes (a key without
+// billing:read signs in too, and reads the refusals where it meets them).
 async function verifyApiKey(client: GenhubClient): Promise<void> {
-  const { error, response } = await client.GET('/v1/balance');
+  const { error, response } = await client.GET('/v1/models');
   if (error !== undefined) throw apiError(response.status, error);
 }
 
@@ -94,6 +98,7 @@ function UserPages() {
           <Route path="/playground" element={<Playground />} />
           <Route path="/history" element={<History />} />
           <Route path="/chat" element={<Chat />} />
+          <Route path="/keys" element={<Keys />} />
           <Route
             path="/usage"
             element={

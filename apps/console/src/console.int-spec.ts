@@ -397,6 +397,7 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       History: 'table.tasks tbody tr',
       Usage: 'table.records tbody tr',
       Chat: '.messages li',
+      'API keys': 'table.keys tbody tr',
     };
     for (const [name, content] of Object.entries(pages)) {
       await page.getByRole('link', { name }).click();

@@ -6,6 +6,11 @@ import { formFields } from './playground/schema-form.util';
 import { TaskProgress } from './playground/task-progress';
 import { apiError } from './common/api-error.util';
 import { capText, validCap } from './operator/account-cap.util';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { KeySettingsForm } from './keys/key-form';
+import { KeysPanel } from './keys/keys-panel';
+import type { KeysApi, KeyView } from './keys/keys-api';
+import { EMPTY_KEY_FORM } from './keys/key-settings.util';
 
 /** The views rendered to markup (no browser): what a screen reader and a form submit would see. */
 describe('console views', () => {
@@ -108,6 +113,16 @@ describe('console views', () => {
         error: { message: 'Too many requests', type: 'rate_limit_error', param: null },
       }).message,
     ).toBe('Too many requests');
+    // A key's spend limit is no matter of the balance: its own hint, on every route family.
+    const keyLimit =
+      'API key spend limit reached. Limit: $0.002 per day, spent: $0.002, required: $0.001.';
+    const keyHint = " — raise the key's spend limit (API keys page) or wait for its next period.";
+    expect(apiError(402, { code: 402, message: keyLimit, data: null }).message).toBe(
+      keyLimit + keyHint,
+    );
+    expect(apiError(402, { code: 402, error: { code: 1301, error: keyLimit } }).message).toBe(
+      keyLimit + keyHint,
+    );
     expect(apiError(401, undefined)).toMatchObject({
       signedOut: true,
       message: 'The server answered 401',
@@ -120,5 +135,76 @@ describe('console views', () => {
     expect(capText(10_000)).toBe('10000 tasks at once');
     expect(['1', '10000', '25'].map(validCap)).toEqual([true, true, true]);
     expect(['', ' ', '0', '-1', '2.5', '10001', 'x'].map(validCap)).toEqual(Array(7).fill(false));
+  });
+
+  it('labels every field of a key’s settings, the scopes as one group of checkboxes, all ticked', () => {
+    const html = renderToStaticMarkup(
+      createElement(KeySettingsForm, {
+        initial: EMPTY_KEY_FORM,
+        submitLabel: 'Create a key',
+        currency: 'USD',
+        busy: false,
+        onSubmit: () => undefined,
+      }),
+    );
+    for (const label of [
+      'Key name (optional)',
+      'Allowed models (one pattern a line; empty: every model)',
+    ])
+      expect(html).toMatch(
+        new RegExp(`<label for="[^"]+">${label.replace(/[()]/g, '\\$&')}</label>`),
+      );
+    expect(html).toContain('Spend limit (USD); empty: none<input type="number"');
+    expect(html).toMatch(/<option value="day" selected="">per day \(UTC\)<\/option>/);
+    expect(html).toContain('Expires at (your time; empty: never)<input type="datetime-local"');
+    expect(html).toContain('<fieldset class="scopes"><legend>Scopes</legend>');
+    expect(html.match(/<input type="checkbox" checked=""\/>/g)).toHaveLength(5);
+    expect(html).toContain('<button type="submit">Create a key</button>');
+  });
+
+  it('lists each key’s limits and its spend against them, the bar full at the limit', () => {
+    const key = (change: Partial<KeyView>): KeyView => ({
+      id: 'k',
+      name: 'batch',
+      prefix: 'gh_1a2b3c4d',
+      status: 'active',
+      allowed_models: ['local/*'],
+      spend_limit: { amount: 0.002, period: 'day' },
+      spent: 0.002,
+      expires_at: null,
+      scopes: ['tasks:write', 'tasks:read'],
+      created_at: '2026-01-01T00:00:00.000Z',
+      revoked_at: null,
+      last_used_at: null,
+      ...change,
+    });
+    const keys = [
+      key({}),
+      key({ id: 'u', name: 'open', spend_limit: null, allowed_models: null, scopes: null }),
+      key({ id: 'r', name: 'gone', status: 'revoked', revoked_at: '2026-01-02T00:00:00.000Z' }),
+    ];
+    const api = { queryKey: ['keys', 'own'] } as unknown as KeysApi;
+    const cache = new QueryClient();
+    cache.setQueryData(api.queryKey, keys);
+    const html = renderToStaticMarkup(
+      createElement(
+        QueryClientProvider,
+        { client: cache },
+        createElement(KeysPanel, { api, currency: 'USD', createLabel: 'Create a key' }),
+      ),
+    );
+    const rows = html.split('<tr>').slice(2);
+    expect(rows[0]).toContain(
+      '<td class="limits"><span>Models: local/*</span><span>Scopes: tasks:write, tasks:read</span><span>Expires: never</span></td>',
+    );
+    expect(rows[0]).toContain(
+      '<span class="error">0.002 of 0.002 USD today (UTC) — limit reached</span><meter min="0" max="0.002" value="0.002" aria-label="Spent of the limit of batch">',
+    );
+    expect(rows[0]).toContain('<button>Edit batch</button> <button>Revoke batch</button>');
+    expect(rows[1]).toContain('Models: every model');
+    expect(rows[1]).toContain('<span>0.002 USD since issued (no limit)</span></td>');
+    expect(rows[1]).not.toContain('<meter');
+    expect(rows[2]).toContain('<td class="status failed">revoked ');
+    expect(rows[2]).not.toContain('<button');
   });
 });

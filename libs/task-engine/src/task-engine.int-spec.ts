@@ -160,7 +160,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
       if (hold.before) await manager.query('SELECT pg_sleep($1)', [hold.before]);
       const created = await submitStatement(
         manager,
-        { accountId, taskId: id, amountUnits, model: 'm/x', category: 'test' },
+        { accountId, taskId: id, amountUnits, model: 'm/x', category: 'test', apiKeyId: null },
         {
           id,
           accountId,
@@ -240,6 +240,53 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     expect([...a, ...b].map((r) => r.answer)).toEqual(Array(6).fill(PRICE));
     for (const accountId of [first, second])
       expect(await ledger.balanceOf(accountId)).toMatchObject({ reservedUnits: 2 * PRICE });
+  });
+
+  it("a key's spend limit: a failed run and a deletion give the room back, a completed run keeps it (issue 37)", async () => {
+    const accountId = await account();
+    const keyId = randomUUID();
+    const byKey = (body: Record<string, unknown> = {}) =>
+      submit.execute({
+        accountId,
+        accountLevel: 'Bronze',
+        provider: 'local',
+        model: 'simulator',
+        runType: 'test',
+        body: { prompt: 'x', ...body },
+        apiKeyId: keyId,
+        keySpendLimit: { amountUnits: 2 * PRICE, period: 'day' },
+      });
+    const used = async (): Promise<number> =>
+      (await ds.query(`SELECT used_units FROM billing.key_spend WHERE key_id = $1`, [keyId]))[0]
+        .used_units;
+    const refused = () =>
+      expect(byKey()).rejects.toMatchObject({
+        code: 'key_spend_limit_reached',
+        message:
+          'API key spend limit reached. Limit: $0.002 per day, spent: $0.002, required: $0.001.',
+      });
+
+    const failing = await byKey({ fail_code: 1405 });
+    const deleted = await byKey();
+    await refused();
+    await run.execute({ taskId: failing.id });
+    expect(await used()).toBe(PRICE);
+    await del.execute({ accountId, taskId: deleted.id });
+    await settleDeletion(deleted.id);
+    expect(await used()).toBe(0);
+
+    const [a, b] = [await byKey(), await byKey()];
+    await refused();
+    expect((await run.execute({ taskId: a.id })).outcome).toBe('completed');
+    expect(await used()).toBe(2 * PRICE);
+    await refused();
+    const [record] = await ds.query(`SELECT api_key_id FROM billing.records WHERE task_id = $1`, [
+      a.id,
+    ]);
+    expect(record.api_key_id).toBe(keyId);
+    await del.execute({ accountId, taskId: b.id });
+    await settleDeletion(b.id);
+    expect(await used()).toBe(PRICE);
   });
 
   it('completed: captured once, in the run’s terminal statement', async () => {

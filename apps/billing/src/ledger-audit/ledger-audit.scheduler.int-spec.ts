@@ -42,6 +42,7 @@ describe('LedgerAuditScheduler (PostgreSQL)', () => {
         amountUnits,
         model: 'm',
         category: CHAT_CATEGORY,
+        apiKeyId: null,
       };
       expect(await ledger.reserve(dataSource.manager, input)).toEqual({ ok: true });
       return completionId;

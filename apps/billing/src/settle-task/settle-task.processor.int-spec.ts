@@ -61,6 +61,7 @@ describe('SettleTaskProcessor (BullMQ + PostgreSQL)', () => {
         amountUnits,
         model: 'local/simulator/test',
         category: 'test',
+        apiKeyId: null,
       }),
     );
     expect(result.ok).toBe(true);

@@ -1,7 +1,9 @@
 import {
+  APP_ERRORS,
   type ChatError,
   ChatStreamError,
   GenhubRequestError,
+  KEY_SPEND_LIMIT_INNER_CODE,
   type V1Error,
   v1ErrorMessage,
   type V3Error,
@@ -32,10 +34,20 @@ function bodyMessage(body: unknown): string | undefined {
   return 'error' in body ? v1ErrorMessage(body as V1Error) : undefined;
 }
 
+/** Whether a 402 is the key's spend limit (its own inner code on /v1/, its message elsewhere). */
+function keyLimitReached(body: unknown, message: string): boolean {
+  const inner = (body as Partial<V1Error> | undefined)?.error;
+  if (typeof inner === 'object' && inner?.code === KEY_SPEND_LIMIT_INNER_CODE) return true;
+  return message.startsWith(APP_ERRORS.key_spend_limit_reached.message);
+}
+
 /** The catalogue's message of an error body, with a hint where one helps. */
 export function apiError(status: number, body: unknown): ApiError {
   let message = bodyMessage(body) ?? `The server answered ${status}`;
-  if (status === 402) message += ' — top up the account to continue.';
+  if (status === 402)
+    message += keyLimitReached(body, message)
+      ? " — raise the key's spend limit (API keys page) or wait for its next period."
+      : ' — top up the account to continue.';
   return new ApiError(status, message);
 }
 

@@ -7,7 +7,7 @@ import { Failure, LoadFailed } from '../common/failure';
 import { useSession } from '../session/session';
 import { capText, validCap } from './account-cap.util';
 import { ApiKeys } from './api-keys';
-import { OnceSecret } from './once-secret';
+import { OnceSecret } from '../common/once-secret';
 
 /** What the operator can do to an account. */
 type Change =
@@ -192,7 +192,7 @@ export function AccountDetail({ accountId }: { accountId: string }) {
       )}
       <Failure error={change.error} />
       {secret && <OnceSecret label="Webhook secret" value={secret} />}
-      <ApiKeys accountId={account.id} />
+      <ApiKeys accountId={account.id} currency={account.currency} />
     </section>
   );
 }

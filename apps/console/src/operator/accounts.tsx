@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router';
 import { dataOf } from '../common/api-error.util';
 import { Failure, ListState } from '../common/failure';
 import { useSession } from '../session/session';
-import { OnceSecret } from './once-secret';
+import { OnceSecret } from '../common/once-secret';
 
 // Levels and statuses come from the contracts. The currencies' list lives with the money
 // arithmetic (@genhub/money, not in the browser bundle): keyed by the contracts' type, a

@@ -1,8 +1,10 @@
 import type { GenhubClient } from '@genhub/contracts';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { dataOf } from '../common/api-error.util';
 import { failureMessage } from '../common/failure';
+import { keyChoiceText } from '../keys/key-settings.util';
+import { ownKeysApi } from '../keys/keys-api';
 import { useSession } from '../session/session';
 import { CostChart } from './cost-chart';
 import { costSeries, daysBetween, isoDay } from './usage-days.util';
@@ -10,17 +12,30 @@ import { costSeries, daysBetween, isoDay } from './usage-days.util';
 const PER_PAGE = 20;
 type RecordType = 'top-up' | 'usage' | '';
 
-async function usageOf(client: GenhubClient, from: string, to: string, signal: AbortSignal) {
+/** The query's key filter: one key's records (`api_key_id`), or the whole account's. */
+const byKey = (keyId: string) => (keyId ? { api_key_id: keyId } : {});
+
+async function usageOf(
+  client: GenhubClient,
+  from: string,
+  to: string,
+  keyId: string,
+  signal: AbortSignal,
+) {
   const data = dataOf(
     await client.GET('/api/v3/usage', {
-      params: { query: { start_date: from, end_date: to } },
+      params: { query: { start_date: from, end_date: to, ...byKey(keyId) } },
       signal,
     }),
   );
   return data.data;
 }
 
-/** Balance and tier, daily cost by category over a range with its totals, billing records, CSV export. */
+/**
+ * Balance and tier, daily cost by category over a range with its totals, billing
+ * records, CSV export; for the whole account or one of its keys (a key that may
+ * list the account's keys gets the choice).
+ */
 export default function Usage() {
   const { client } = useSession();
   const [today] = useState(() => isoDay(new Date()));
@@ -28,7 +43,15 @@ export default function Usage() {
   const [end, setEnd] = useState(today);
   const [type, setType] = useState<RecordType>('');
   const [page, setPage] = useState(1);
+  const [keyId, setKeyId] = useState('');
   const inOrder = start <= end;
+  const keysApi = useMemo(() => ownKeysApi(client), [client]);
+
+  // Refused without keys:manage: then there is no choice to offer, and nothing to say.
+  const keysQuery = useQuery({
+    queryKey: keysApi.queryKey,
+    queryFn: ({ signal }) => keysApi.list(signal),
+  });
 
   const balanceQuery = useQuery({
     queryKey: ['balance'],
@@ -36,15 +59,17 @@ export default function Usage() {
   });
   // The range's totals and one figure per day for the chart, read together.
   const range = useQuery({
-    queryKey: ['usage', start, end],
+    queryKey: ['usage', start, end, keyId],
     enabled: inOrder,
     queryFn: async ({ signal }) => {
       const days = daysBetween(start, end);
       const [whole, ...daily] = await Promise.all([
-        usageOf(client, start, end, signal),
-        ...days.map((day) => usageOf(client, day, day, signal)),
+        usageOf(client, start, end, keyId, signal),
+        ...days.map((day) => usageOf(client, day, day, keyId, signal)),
       ]);
       return {
+        // Whose figures these are: a new choice shows the last ones until its own are read.
+        keyId,
         totals: whole,
         chart: {
           days,
@@ -58,11 +83,13 @@ export default function Usage() {
     placeholderData: keepPreviousData,
   });
   const records = useQuery({
-    queryKey: ['billings', page, type],
+    queryKey: ['billings', page, type, keyId],
     queryFn: async ({ signal }) =>
       dataOf(
         await client.GET('/api/v3/billings', {
-          params: { query: { page, per_page: PER_PAGE, ...(type ? { type } : {}) } },
+          params: {
+            query: { page, per_page: PER_PAGE, ...(type ? { type } : {}), ...byKey(keyId) },
+          },
           signal,
         }),
       ).data,
@@ -72,13 +99,20 @@ export default function Usage() {
     mutationFn: async () => {
       const data = dataOf(
         await client.GET('/api/v3/billings/export', {
-          params: { query: { start_date: start, end_date: end, ...(type ? { type } : {}) } },
+          params: {
+            query: {
+              start_date: start,
+              end_date: end,
+              ...(type ? { type } : {}),
+              ...byKey(keyId),
+            },
+          },
           parseAs: 'blob',
         }),
       );
       const link = document.createElement('a');
       link.href = URL.createObjectURL(data);
-      link.download = `genhub-billings-${start}-${end}.csv`;
+      link.download = `genhub-billings-${start}-${end}${keyId ? `-key-${keyId.slice(0, 8)}` : ''}.csv`;
       link.click();
       URL.revokeObjectURL(link.href);
     },
@@ -119,11 +153,30 @@ export default function Usage() {
           To
           <input type="date" value={end} max={today} onChange={(e) => setEnd(e.target.value)} />
         </label>
+        {keysQuery.data && (
+          <label>
+            API key
+            <select
+              value={keyId}
+              onChange={(e) => {
+                setKeyId(e.target.value);
+                setPage(1);
+              }}
+            >
+              <option value="">All keys</option>
+              {keysQuery.data.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {keyChoiceText(key)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
       {totals && (
-        <p className="totals">
+        <p className="totals" aria-busy={range.isPlaceholderData}>
           {totals.total_tasks} task(s), <strong>{totals.total_cost}</strong> {currency} in this
-          range
+          range{range.data?.keyId ? ' by this key' : ''}
         </p>
       )}
       {chart && <CostChart days={chart.days} series={chart.series} currency={currency} />}

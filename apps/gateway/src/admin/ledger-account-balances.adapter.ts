@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AccountBalances, BalanceSnapshot, TopUpRecord } from '@genhub/accounts-feature';
-import { LedgerRepository } from '@genhub/billing-data-access';
+import type { StoredApiKey } from '@genhub/accounts-data-access';
+import {
+  type KeySpendKey,
+  KeySpendRepository,
+  LedgerRepository,
+} from '@genhub/billing-data-access';
 import type { Currency } from '@genhub/money';
 
 /**
@@ -10,7 +15,10 @@ import type { Currency } from '@genhub/money';
  */
 @Injectable()
 export class LedgerAccountBalances implements AccountBalances {
-  constructor(private readonly ledger: LedgerRepository) {}
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly keySpends: KeySpendRepository,
+  ) {}
 
   open(
     manager: EntityManager,
@@ -47,4 +55,17 @@ export class LedgerAccountBalances implements AccountBalances {
       ]),
     );
   }
+
+  keySpend(keys: readonly StoredApiKey[], now: Date): Promise<Map<string, number>> {
+    return this.keySpends.spentOf(keys.map(spendKey), now);
+  }
+
+  resetKeySpend(key: StoredApiKey, now: Date): Promise<void> {
+    return this.keySpends.resetPeriod(spendKey(key), now);
+  }
+}
+
+/** A key as the ledger's spend counters know it: its account and its limit's period. */
+function spendKey(key: StoredApiKey): KeySpendKey {
+  return { id: key.id, accountId: key.accountId, period: key.spendLimit?.period ?? null };
 }

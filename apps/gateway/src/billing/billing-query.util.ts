@@ -31,3 +31,13 @@ export function optionalType(query: Query<'type'>): BillingRecordTypeFilter | un
   if (value !== 'top-up' && value !== 'usage') throw bad('type', 'type must be top-up or usage');
   return value;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `api_key_id`: only that key's records (issue 37); a malformed id is a 400. */
+export function optionalApiKeyId(query: Query<'api_key_id'>): string | undefined {
+  const value = optionalString(query, 'api_key_id');
+  if (value === undefined) return undefined;
+  if (!UUID.test(value)) throw bad('api_key_id', 'api_key_id must be a UUID');
+  return value.toLowerCase();
+}

@@ -37,6 +37,12 @@ class TestBalances implements AccountBalances {
     const views = await this.ledger.balancesOf(accountIds);
     return new Map(views.map((view) => [view.accountId, view]));
   }
+  keySpend(): Promise<Map<string, number>> {
+    return Promise.resolve(new Map());
+  }
+  resetKeySpend(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** No scheduler here: these specs change no account's level or cap. */
@@ -68,6 +74,8 @@ describe('billing endpoints', () => {
   let dataSource: DataSource;
   let accountId: string;
   let auth: { authorization: string };
+  let keyId: string;
+  const otherKeyId = randomUUID();
 
   beforeAll(async () => {
     const env = { ...process.env, PORT: '3998', LOG_LEVEL: 'silent' };
@@ -99,8 +107,13 @@ describe('billing endpoints', () => {
     accountId = created.account.id;
     const key = await app.get(IssueApiKeyUseCase).execute({ accountId });
     auth = { authorization: `Bearer ${key.key}` };
-    // Two completed tasks and one open reservation.
-    for (const outcome of ['capture', 'capture', 'open'] as const) {
+    keyId = key.stored.id;
+    // Two completed tasks (one by this key, one by another) and one open reservation.
+    for (const [outcome, apiKeyId] of [
+      ['capture', keyId],
+      ['capture', otherKeyId],
+      ['open', keyId],
+    ] as const) {
       const taskId = randomUUID();
       await dataSource.transaction((m) =>
         ledger.reserve(m, {
@@ -109,6 +122,7 @@ describe('billing endpoints', () => {
           amountUnits: 1000,
           model: 'local/simulator/test',
           category: 'test',
+          apiKeyId,
         }),
       );
       if (outcome === 'capture') await ledger.capture({ taskId, accountId });
@@ -192,8 +206,40 @@ describe('billing endpoints', () => {
     '/api/v3/usage?start_date=2025-02-30',
     '/api/v3/usage?start_date=2025-03-02&end_date=2025-03-01',
     '/api/v3/billings/export?start_date=2025-03-02&end_date=2025-03-01',
+    '/api/v3/billings?api_key_id=not-a-uuid',
+    '/api/v3/usage?api_key_id=123',
+    '/api/v3/billings/export?api_key_id=zz',
   ])('refuses %s with a 400', async (url) => {
     const res = await get(url);
     expect(res.statusCode).toBe(400);
+  });
+
+  it("api_key_id keeps one key's records: billings, usage and the export (issue 37)", async () => {
+    const mine = (await get(`/api/v3/billings?api_key_id=${keyId}`)).json().data;
+    expect(mine).toMatchObject({ total: 1, page: 1 });
+    expect(mine.records).toEqual([
+      expect.objectContaining({ type: 'usage', amount: -0.001, balance_after: 0.009 }),
+    ]);
+    const other = (await get(`/api/v3/billings?api_key_id=${otherKeyId}&type=usage`)).json().data;
+    expect(other.total).toBe(1);
+    expect(other.records[0].balance_after).toBe(0.008);
+    const none = (await get(`/api/v3/billings?api_key_id=${randomUUID()}`)).json().data;
+    expect(none).toMatchObject({ total: 0, records: [] });
+
+    expect((await get(`/api/v3/usage?api_key_id=${keyId}`)).json().data).toEqual({
+      total_tasks: 1,
+      total_cost: 0.001,
+      period: new Date().toISOString().slice(0, 7),
+      breakdown: { test: { tasks: 1, cost: 0.001 } },
+    });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = await get(
+      `/api/v3/billings/export?start_date=${today}&end_date=${today}&api_key_id=${otherKeyId}`,
+    );
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.split('\r\n');
+    expect(lines).toHaveLength(3); // header, the other key's record, the final CRLF
+    expect(lines[1]).toMatch(/,usage,-0\.001,local\/simulator\/test,[0-9a-f-]{36},0\.008$/);
   });
 });

@@ -30,7 +30,7 @@ import {
   V3Route,
 } from '@genhub/contracts/server';
 import { AppErrorCode } from '@genhub/errors';
-import { optionalInt, optionalString, optionalType } from './billing-query.util';
+import { optionalApiKeyId, optionalInt, optionalString, optionalType } from './billing-query.util';
 
 /** `GET /v1/balance`: no envelope (docs/interface.md, "Check balance"). */
 @Controller('v1')
@@ -77,7 +77,7 @@ export class BillingsController {
     operationId: 'listBillings',
     tag: 'Billing',
     summary: 'Check billings',
-    description: 'Billing records, newest first.',
+    description: 'Billing records, newest first; `api_key_id` keeps those of one key.',
     ok: { description: 'A page of billing records.', type: BillingsPageResponseDto },
     errors: [AppErrorCode.InvalidRequest],
   })
@@ -91,6 +91,7 @@ export class BillingsController {
       page: optionalInt(query, 'page'),
       perPage: optionalInt(query, 'per_page'),
       type: optionalType(query),
+      apiKeyId: optionalApiKeyId(query),
     });
     return envelope(data);
   }
@@ -101,7 +102,7 @@ export class BillingsController {
     tag: 'Billing',
     summary: 'Check usage',
     description:
-      "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.",
+      "`start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start. `api_key_id` counts only that key's usage.",
     ok: { description: 'Usage statistics.', type: UsageStatisticsResponseDto },
     errors: [AppErrorCode.InvalidRequest],
   })
@@ -115,6 +116,7 @@ export class BillingsController {
       period: optionalString(query, 'period'),
       startDate: optionalString(query, 'start_date'),
       endDate: optionalString(query, 'end_date'),
+      apiKeyId: optionalApiKeyId(query),
     });
     return envelope(data);
   }
@@ -125,7 +127,7 @@ export class BillingsController {
     tag: 'Billing',
     summary: 'Export billings as CSV',
     description:
-      'Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.',
+      'Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record; `api_key_id` keeps those of one key.',
     ok: {
       description: 'CSV with the columns of a billing record.',
       content: {
@@ -149,6 +151,7 @@ export class BillingsController {
       startDate: optionalString(query, 'start_date'),
       endDate: optionalString(query, 'end_date'),
       type: optionalType(query),
+      apiKeyId: optionalApiKeyId(query),
     });
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')

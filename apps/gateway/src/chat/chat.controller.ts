@@ -111,6 +111,7 @@ export class ChatController {
     errors: [
       AppErrorCode.InvalidRequest,
       AppErrorCode.InsufficientBalance,
+      AppErrorCode.KeySpendLimitReached,
       AppErrorCode.ModelNotFound,
       AppErrorCode.UpstreamError,
       AppErrorCode.ServiceUnavailable,
@@ -125,7 +126,12 @@ export class ChatController {
   ): Promise<void> {
     // Before anything is reserved; a refusal here answers in the chat error shape.
     assertModelAllowed(account, body.model);
-    const input = { accountId: account.id, body, signal: abortOnDisconnect(reply) };
+    const input = {
+      accountId: account.id,
+      apiKey: { id: account.apiKeyId, spendLimit: account.apiKeyLimits.spendLimit },
+      body,
+      signal: abortOnDisconnect(reply),
+    };
     if (!body.stream) {
       const completion = await this.complete.execute(input);
       await reply.status(200).send(completion);

@@ -578,6 +578,52 @@ describe('chat endpoints with the official openai client (in-process gateway, Po
     expect(await ledgerOf(id)).toEqual({ balance: 1_000_000, reserved: 0, usage: [] });
   });
 
+  it("counts against the calling key's spend limit: the charge stays, the rest of the bound returns, a full key is refused", async () => {
+    const { id, client } = await account(1);
+    // A $1 daily limit, set before the key's first use (no gateway has cached it yet).
+    await db.query(
+      `UPDATE accounts.api_keys SET spend_limit_units = 1000000, spend_period = 'day' WHERE account_id = $1`,
+      [id],
+    );
+    const [{ id: keyId }] = await db.query(
+      `SELECT id FROM accounts.api_keys WHERE account_id = $1`,
+      [id],
+    );
+    const completion = await client.chat.completions.create({
+      model: 'local/chat',
+      messages: [{ role: 'user', content: 'What is the capital of France?' }],
+    });
+    const cost = localCost(completion.usage!.prompt_tokens, completion.usage!.completion_tokens);
+    const counter = async (): Promise<number> =>
+      (await db.query(`SELECT used_units FROM billing.key_spend WHERE key_id = $1`, [keyId]))[0]
+        .used_units;
+    expect(await counter()).toBe(cost);
+    const [record] = await db.query(
+      `SELECT api_key_id FROM billing.records WHERE account_id = $1 AND type = 'usage'`,
+      [id],
+    );
+    expect(record.api_key_id).toBe(keyId);
+
+    // The key has (nearly) spent its day: the next call's bound does not fit.
+    await db.query(`UPDATE billing.key_spend SET used_units = 999999 WHERE key_id = $1`, [keyId]);
+    const full = await apiError(
+      client.chat.completions.create({
+        model: 'local/chat',
+        messages: [{ role: 'user', content: 'again' }],
+      }),
+    );
+    expect(full.status).toBe(402);
+    expect(full.error).toEqual({
+      message: expect.stringMatching(
+        /^API key spend limit reached\. Limit: \$1\.000 per day, spent: \$1\.000, required: \$0\.\d{3}\.$/,
+      ),
+      type: 'insufficient_quota',
+      param: null,
+    });
+    expect(await ledgerOf(id)).toMatchObject({ reserved: 0, balance: 1_000_000 - cost });
+    await db.query(`UPDATE billing.key_spend SET used_units = $2 WHERE key_id = $1`, [keyId, cost]);
+  });
+
   it('leaves the ledger audit clean for chat accounts', async () => {
     const report = await new AuditLedgerUseCase(new LedgerAuditRepository(db)).execute({
       horizonMs: 3_600_000,

@@ -505,6 +505,12 @@ describe('the OpenAPI document', () => {
       'page',
       'per_page',
       'type',
+      'api_key_id',
     ]);
+    // Per-key usage (issue 37): the three billing reads take the key's id, a UUID.
+    for (const path of ['/api/v3/billings', '/api/v3/usage', '/api/v3/billings/export'])
+      expect(
+        document.paths[path].get.parameters.find((p: Json) => p.name === 'api_key_id'),
+      ).toMatchObject({ in: 'query', required: false, schema: { format: 'uuid' } });
   });
 });

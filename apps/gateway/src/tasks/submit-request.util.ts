@@ -58,10 +58,14 @@ export interface SubmitSlug {
 
 /**
  * The submit use-case's input from the parts of a submit request: the caller's account with
- * its level and cap (the fair stage's share of it, issue 36), the slug, body, query and headers.
+ * its level and cap (the fair stage's share of it, issue 36), the calling key and its spend
+ * limit (issue 37), the slug, body, query and headers.
  */
 export function submitInput(
-  account: Pick<AuthenticatedAccount, 'id' | 'accountLevel' | 'maxConcurrentTasks'>,
+  account: Pick<
+    AuthenticatedAccount,
+    'id' | 'accountLevel' | 'maxConcurrentTasks' | 'apiKeyId' | 'apiKeyLimits'
+  >,
   slug: SubmitSlug,
   body: unknown,
   query: RawQuery<SubmitTaskQueryDto>,
@@ -72,6 +76,8 @@ export function submitInput(
     accountId: account.id,
     accountLevel: account.accountLevel,
     maxConcurrentTasks: account.maxConcurrentTasks,
+    apiKeyId: account.apiKeyId,
+    keySpendLimit: account.apiKeyLimits.spendLimit,
     ...slug,
     body,
     webhook: single(query.webhook, 'webhook'),

@@ -90,6 +90,7 @@ describe('stuck-task sweeper (PostgreSQL + Redis)', () => {
         amountUnits: PRICE,
         model: 'local/simulator/test',
         category: 'test',
+        apiKeyId: null,
       });
       expect(reserved.ok).toBe(true);
       await insertTask(m, {

@@ -115,7 +115,14 @@ describe('billing use-cases (PostgreSQL)', () => {
   async function submit(accountId: string, category = 'test', amountUnits = PRICE) {
     const taskId = randomUUID();
     const result = await dataSource.transaction((m) =>
-      ledger.reserve(m, { accountId, taskId, amountUnits, model: `m/${category}`, category }),
+      ledger.reserve(m, {
+        accountId,
+        taskId,
+        amountUnits,
+        model: `m/${category}`,
+        category,
+        apiKeyId: null,
+      }),
     );
     return { taskId, ok: result.ok };
   }

@@ -181,6 +181,21 @@ export function insufficientBalanceMessage(
   return `Insufficient balance. Current: ${currencySymbol}${current}, required: ${currencySymbol}${required}. Please top up and try again.`;
 }
 
+/**
+ * The key-limit 402 text (docs/interface.md, "402 message"): the key's limit
+ * and its period (UTC), what the period has spent, the price; three decimals.
+ */
+export function keySpendLimitMessage(
+  currencySymbol: string,
+  limit: string,
+  period: 'day' | 'month' | 'total',
+  spent: string,
+  required: string,
+): string {
+  const per = period === 'total' ? 'in total' : `per ${period}`;
+  return `API key spend limit reached. Limit: ${currencySymbol}${limit} ${per}, spent: ${currencySymbol}${spent}, required: ${currencySymbol}${required}.`;
+}
+
 /** The 400 text for an unrecognized provider (docs/interface.md, "HTTP error bodies"). */
 export function unknownProviderMessage(provider: string): string {
   return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;

@@ -29,7 +29,7 @@ import {
 type EngineTables = TasksTables & BillingTables & WebhooksTables;
 const engine: QueryCreator<EngineTables> = statementsOf<EngineTables>();
 
-/** A submit's one statement: what it wrote, or undefined when the balance did not cover the price. */
+/** A submit's one statement: what it wrote, or undefined when the balance or the key's limit did not cover the price. */
 export interface Submitted {
   createdAt: Date;
   /** The run job's outbox row, for the relay. */
@@ -38,25 +38,32 @@ export interface Submitted {
 
 /**
  * ONE statement (one round trip, no BEGIN/COMMIT of its own): the ledger
- * reserves the price; only if it did, the task is written `created` and its
- * run job's outbox row with it. The balance row stays locked for this one
- * statement only. Built once (StatementTemplate), run with each submit's values.
+ * reserves the price (and, for a key with a spend limit, counts it against
+ * the key's period first); only if it did, the task is written `created` and
+ * its run job's outbox row with it. The balance row stays locked for this one
+ * statement only. Built once per shape (StatementTemplate: with or without a
+ * key limit), run with each submit's values.
  */
-const SUBMIT = new StatementTemplate(
-  (v: { reservation: ReserveInput; task: NewTask; runJob: OutboxItem }) => {
-    const reserved = withSteps(engine, withReservation, v.reservation);
-    const created = withSteps(reserved, withTaskCreated, v.task, anyRowIn(reserved, 'reserved'));
-    const announced = withSteps(
-      created,
-      withOutboxRow,
-      v.runJob,
-      anyRowIn(created, 'task_created'),
-    );
-    return announced
-      .selectFrom(['task_created', 'outbox_row'])
-      .select(['task_created.created_at', 'outbox_row.id']);
-  },
-);
+function submitTemplate(limited: boolean) {
+  return new StatementTemplate(
+    (v: { reservation: ReserveInput; task: NewTask; runJob: OutboxItem }) => {
+      const reserved = withSteps(engine, withReservation, v.reservation, limited);
+      const created = withSteps(reserved, withTaskCreated, v.task, anyRowIn(reserved, 'reserved'));
+      const announced = withSteps(
+        created,
+        withOutboxRow,
+        v.runJob,
+        anyRowIn(created, 'task_created'),
+      );
+      return announced
+        .selectFrom(['task_created', 'outbox_row'])
+        .select(['task_created.created_at', 'outbox_row.id']);
+    },
+  );
+}
+
+const SUBMIT = submitTemplate(false);
+const SUBMIT_KEY_LIMITED = submitTemplate(true);
 
 export async function submitStatement(
   manager: EntityManager,
@@ -64,7 +71,8 @@ export async function submitStatement(
   task: NewTask,
   runJob: OutboxItem,
 ): Promise<Submitted | undefined> {
-  const [row] = await SUBMIT.run(manager, { reservation, task, runJob });
+  const template = reservation.keyLimit ? SUBMIT_KEY_LIMITED : SUBMIT;
+  const [row] = await template.run(manager, { reservation, task, runJob });
   return row ? { createdAt: row.created_at, outbox: { ...runJob, id: row.id } } : undefined;
 }
 

@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import { SecurityConfig, TaskConfig } from '@genhub/config';
 import type { AccountLevel } from '@genhub/contracts';
 import type { SubmitAckDto } from '@genhub/contracts/server';
-import { AppException, insufficientBalanceMessage, unknownProviderMessage } from '@genhub/errors';
-import { LedgerRepository } from '@genhub/billing-data-access';
+import type { SpendPeriod } from '@genhub/contracts';
+import { AppException, unknownProviderMessage } from '@genhub/errors';
+import { LedgerRepository, type ReserveInput, spendPeriodStart } from '@genhub/billing-data-access';
 import { GroupCommit } from '@genhub/database';
-import { currencySymbol, formatAmount } from '@genhub/money';
 import { METRICS, MetricsService } from '@genhub/observability';
 import { ChannelName, ModelCatalogue, ModelDefinition } from '@genhub/providers';
 import { JobName } from '@genhub/queue';
@@ -19,6 +19,7 @@ import { Submitted, submitStatement } from '../statements/task-engine.statements
 import { ACCOUNT_LINES } from '../task-engine.constants';
 import { runJob } from './run-job';
 import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './submit-checks';
+import { refusalException } from './refusal';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -36,6 +37,10 @@ export interface SubmitTaskInput {
   idempotencyKey?: string;
   /** The HTTP request id, carried in the run job so worker log lines name it. */
   requestId?: string;
+  /** The calling key: kept on the reservation and the usage record (issue 37); absent: none. */
+  apiKeyId?: string | null;
+  /** The calling key's spend limit: the reservation counts against it; absent or null: none. */
+  keySpendLimit?: { amountUnits: number; period: SpendPeriod } | null;
 }
 
 /** The submit acknowledgement, as the contracts shape it. */
@@ -105,12 +110,22 @@ export class SubmitTaskUseCase {
 
     const id = randomUUID();
     const priceUnits = (model.channels[channel] ?? [])[0].priceUnits;
-    const reservation = {
+    const limit = input.keySpendLimit ?? null;
+    const reservation: ReserveInput = {
       accountId: input.accountId,
       taskId: id,
       amountUnits: priceUnits,
       model: model.slug,
       category: model.category,
+      apiKeyId: input.apiKeyId ?? null,
+      ...(limit && input.apiKeyId
+        ? {
+            keyLimit: {
+              limitUnits: limit.amountUnits,
+              periodStart: spendPeriodStart(limit.period, new Date()),
+            },
+          }
+        : {}),
     };
     const task: NewTask = {
       id,
@@ -129,14 +144,7 @@ export class SubmitTaskUseCase {
     const announce = outboxItem({ name: JobName.RunTask, data: runJob(task, input) });
     const refused = async (): Promise<never> => {
       this.reservations.insufficient.inc();
-      const { availableUnits, currency } = await this.ledger.shortfall(input.accountId);
-      throw new AppException('insufficient_balance', {
-        message: insufficientBalanceMessage(
-          currencySymbol(currency),
-          formatAmount(availableUnits),
-          formatAmount(priceUnits),
-        ),
-      });
+      throw refusalException(await this.ledger.refusal(reservation), limit, priceUnits);
     };
     let created: Submitted;
     try {

@@ -29,9 +29,16 @@ export interface BillingBalances {
   usage_count: Generated<number>;
 }
 
+export interface BillingKeySpend {
+  key_id: string;
+  period_start: Timestamp;
+  used_units: number;
+}
+
 export interface BillingRecords {
   account_id: string;
   amount_units: number;
+  api_key_id: string | null;
   balance_after_units: number;
   category: string | null;
   created_at: Generated<Timestamp>;
@@ -46,8 +53,10 @@ export interface BillingRecords {
 export interface BillingReservations {
   account_id: string;
   amount_units: number;
+  api_key_id: string | null;
   category: string;
   created_at: Generated<Timestamp>;
+  key_period_start: Timestamp | null;
   model: string;
   settled_at: Timestamp | null;
   state: Generated<string>;
@@ -64,6 +73,7 @@ export interface BillingUsageDaily {
 
 export interface DB {
   'billing.balances': BillingBalances;
+  'billing.key_spend': BillingKeySpend;
   'billing.records': BillingRecords;
   'billing.reservations': BillingReservations;
   'billing.usage_daily': BillingUsageDaily;

@@ -73,9 +73,13 @@ export class BillingHistoryRepository {
   async pageRecords(input: {
     accountId: string;
     type?: BillingRecordType;
+    /** Only this key's records: see pageKeyRecords. */
+    apiKeyId?: string;
     offset: number;
     limit: number;
   }): Promise<RecordPage> {
+    if (input.apiKeyId !== undefined)
+      return this.pageKeyRecords({ ...input, apiKeyId: input.apiKeyId });
     const byType = input.type !== undefined;
     const total = byType
       ? `CASE WHEN $4 = 'top-up' THEN topup_count ELSE usage_count END`
@@ -96,6 +100,60 @@ export class BillingHistoryRepository {
       total: rows[0]?.total ?? 0,
       records: rows.filter((row) => row.id != null).map((row) => viewFromRow(row as RecordViewRow)),
     };
+  }
+
+  /**
+   * One page of one key's records (issue 37), newest first: the key's index
+   * range (account, key, time, seq) read by offset, and its count, in one
+   * statement. Only usage records carry a key, so a `top-up` filter is empty.
+   */
+  private async pageKeyRecords(input: {
+    accountId: string;
+    type?: BillingRecordType;
+    apiKeyId: string;
+    offset: number;
+    limit: number;
+  }): Promise<RecordPage> {
+    const typed = input.type !== undefined ? 'AND r.type = $5' : '';
+    const rows: (Partial<RecordViewRow> & { total: number })[] = await this.dataSource.query(
+      `WITH t AS (SELECT count(*)::bigint AS total FROM billing.records r
+                   WHERE r.account_id = $1 AND r.api_key_id = $2 ${typed})
+       SELECT t.total, p.* FROM t LEFT JOIN LATERAL (
+         SELECT ${VIEW_COLUMNS} FROM billing.records r
+          WHERE r.account_id = $1 AND r.api_key_id = $2 ${typed}
+          ORDER BY r.created_at DESC, r.seq DESC OFFSET $3 LIMIT $4) p ON true`,
+      input.type !== undefined
+        ? [input.accountId, input.apiKeyId, input.offset, input.limit, input.type]
+        : [input.accountId, input.apiKeyId, input.offset, input.limit],
+    );
+    return {
+      total: rows[0]?.total ?? 0,
+      records: rows.filter((row) => row.id != null).map((row) => viewFromRow(row as RecordViewRow)),
+    };
+  }
+
+  /** One key's tasks and cost per category over inclusive UTC days, from its usage records. */
+  async keyUsageByCategory(input: {
+    accountId: string;
+    apiKeyId: string;
+    startDate: string;
+    endDate: string;
+  }): Promise<UsageByCategory[]> {
+    const rows: { category: string; tasks: number; cost_units: number }[] =
+      await this.dataSource.query(
+        `SELECT r.category, count(*)::bigint AS tasks, (-sum(r.amount_units))::bigint AS cost_units
+           FROM billing.records r
+          WHERE r.account_id = $1 AND r.api_key_id = $2 AND r.type = 'usage'
+            AND r.created_at >= ($3::date)::timestamp AT TIME ZONE 'UTC'
+            AND r.created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC'
+          GROUP BY r.category ORDER BY r.category`,
+        [input.accountId, input.apiKeyId, input.startDate, input.endDate],
+      );
+    return rows.map((row) => ({
+      category: row.category,
+      tasks: row.tasks,
+      costUnits: row.cost_units,
+    }));
   }
 
   /** Tasks and cost per category over inclusive UTC days, from the daily rollup. */
@@ -130,11 +188,17 @@ export class BillingHistoryRepository {
     startDate: string;
     endDate: string;
     type?: BillingRecordType;
+    /** Only this key's records (issue 37). */
+    apiKeyId?: string;
     afterSeq?: number;
     limit: number;
   }): Promise<RecordView[]> {
     const params: unknown[] = [input.accountId, input.startDate, input.endDate, input.limit];
     let where = '';
+    if (input.apiKeyId !== undefined) {
+      params.push(input.apiKeyId);
+      where += ` AND r.api_key_id = $${params.length}`;
+    }
     if (input.type !== undefined) {
       params.push(input.type);
       where += ` AND r.type = $${params.length}`;

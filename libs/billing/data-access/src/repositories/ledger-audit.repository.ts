@@ -25,6 +25,13 @@ export interface AccountLedgerFacts {
   rollupCostUnits: number;
   usageRows: number;
   rollupTasks: number;
+  /**
+   * The account's keys' spend counters (issue 37), and how many differ from
+   * what they count: the open reservations counted in their period at their
+   * amount plus the captured ones at their charge.
+   */
+  keySpendRows: number;
+  keySpendMismatches: number;
 }
 
 interface FactsRow {
@@ -44,6 +51,8 @@ interface FactsRow {
   usage_rows: number;
   rollup_cost: number;
   rollup_tasks: number;
+  key_spend_rows: number;
+  key_spend_mismatches: number;
 }
 
 /** Read-only sums for the ledger audit: one statement, so one consistent snapshot. */
@@ -65,18 +74,35 @@ export class LedgerAuditRepository {
            FROM billing.reservations WHERE state = 'open' GROUP BY account_id),
        roll AS (
          SELECT account_id, sum(cost_units)::bigint AS rollup_cost, sum(tasks)::bigint AS rollup_tasks
-           FROM billing.usage_daily GROUP BY account_id)
+           FROM billing.usage_daily GROUP BY account_id),
+       counted AS (
+         SELECT r.account_id, ks.key_id, ks.period_start, ks.used_units,
+                sum(CASE r.state WHEN 'open' THEN r.amount_units
+                                 WHEN 'captured' THEN -coalesce(rec.amount_units, 0)
+                                 ELSE 0 END)::bigint AS counted_units
+           FROM billing.key_spend ks
+           JOIN billing.reservations r
+             ON r.api_key_id = ks.key_id AND r.key_period_start = ks.period_start
+           LEFT JOIN billing.records rec ON rec.task_id = r.task_id
+          GROUP BY r.account_id, ks.key_id, ks.period_start, ks.used_units),
+       keys AS (
+         SELECT account_id, count(*)::bigint AS key_spend_rows,
+                count(*) FILTER (WHERE used_units <> counted_units)::bigint AS key_spend_mismatches
+           FROM counted GROUP BY account_id)
        SELECT b.account_id, b.currency, b.balance_units, b.reserved_units, b.record_count,
               coalesce(rec.records_sum, 0) AS records_sum, coalesce(rec.record_rows, 0) AS record_rows,
               last.balance_after_units AS last_balance_after,
               coalesce(res.open_sum, 0) AS open_sum, coalesce(res.open_count, 0) AS open_count,
               coalesce(res.stale_open, 0) AS stale_open, res.oldest_open,
               coalesce(rec.usage_cost, 0) AS usage_cost, coalesce(rec.usage_rows, 0) AS usage_rows,
-              coalesce(roll.rollup_cost, 0) AS rollup_cost, coalesce(roll.rollup_tasks, 0) AS rollup_tasks
+              coalesce(roll.rollup_cost, 0) AS rollup_cost, coalesce(roll.rollup_tasks, 0) AS rollup_tasks,
+              coalesce(keys.key_spend_rows, 0) AS key_spend_rows,
+              coalesce(keys.key_spend_mismatches, 0) AS key_spend_mismatches
          FROM billing.balances b
          LEFT JOIN rec USING (account_id)
          LEFT JOIN res USING (account_id)
          LEFT JOIN roll USING (account_id)
+         LEFT JOIN keys USING (account_id)
          LEFT JOIN billing.records last ON last.account_id = b.account_id AND last.seq = b.record_count
         ORDER BY b.account_id`,
       [input.horizonMs],
@@ -98,6 +124,8 @@ export class LedgerAuditRepository {
       usageRows: row.usage_rows,
       rollupCostUnits: row.rollup_cost,
       rollupTasks: row.rollup_tasks,
+      keySpendRows: row.key_spend_rows,
+      keySpendMismatches: row.key_spend_mismatches,
     }));
   }
 

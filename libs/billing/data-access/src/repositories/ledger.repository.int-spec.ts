@@ -26,6 +26,7 @@ describe('LedgerRepository (PostgreSQL)', () => {
     amountUnits,
     model: 'local/simulator/test',
     category: 'test',
+    apiKeyId: null,
   });
 
   it('reads the balances of several accounts at once', async () => {
@@ -65,7 +66,7 @@ describe('LedgerRepository (PostgreSQL)', () => {
     const accountId = randomUUID();
     await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 0 });
     const result = await dataSource.transaction((m) => ledger.reserve(m, reserveInput(accountId)));
-    expect(result).toEqual({ ok: false, availableUnits: 0, currency: 'USD' });
+    expect(result).toEqual({ ok: false, reason: 'balance', availableUnits: 0, currency: 'USD' });
     const [{ count }] = await dataSource.query(
       `SELECT count(*)::int AS count FROM billing.reservations WHERE account_id = $1`,
       [accountId],

@@ -11,6 +11,7 @@ import {
   type CaptureResult,
   type ReleaseResult,
   type ReserveInput,
+  type ReserveRefusal,
   type ReserveResult,
   type SettleInput,
 } from './ledger.types';
@@ -119,7 +120,32 @@ export class LedgerRepository {
       withReservation(billing, input).selectFrom('reserved').select('task_id'),
     );
     if (rows.length === 1) return { ok: true };
-    return { ok: false, ...(await this.shortfall(input.accountId, manager)) };
+    return this.refusal(input, manager);
+  }
+
+  /**
+   * Why a reservation was just refused, read after the refusal (for the
+   * 402's text): the balance when it does not cover the price, else the key's
+   * limit (what its period has used).
+   */
+  async refusal(
+    input: ReserveInput,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ReserveRefusal> {
+    const { availableUnits, currency } = await this.shortfall(input.accountId, manager);
+    if (!input.keyLimit || availableUnits < input.amountUnits || input.apiKeyId === null)
+      return { ok: false, reason: 'balance', availableUnits, currency };
+    const rows: { used_units: number }[] = await manager.query(
+      `SELECT used_units FROM billing.key_spend WHERE key_id = $1 AND period_start = $2`,
+      [input.apiKeyId, input.keyLimit.periodStart],
+    );
+    return {
+      ok: false,
+      reason: 'key_limit',
+      spentUnits: rows[0]?.used_units ?? 0,
+      limitUnits: input.keyLimit.limitUnits,
+      currency,
+    };
   }
 
   /** What an account has left to reserve (after a refusal). */
@@ -188,7 +214,8 @@ export class LedgerRepository {
    * concurrent settlement or another replica wins the row, never both), and
    * each account's reserved_units falls by what was released from it. For
    * reservations nothing else will settle (a chat whose gateway died
-   * mid-stream). Returns how many were released and their total.
+   * mid-stream). Keys with a spend limit get the room back. Returns how many
+   * were released and their total.
    */
   async releaseStale(input: {
     category: string;
@@ -199,7 +226,7 @@ export class LedgerRepository {
          UPDATE billing.reservations SET state = 'released', settled_at = now()
           WHERE state = 'open' AND category = $1
             AND created_at < now() - $2::float8 * interval '1 millisecond'
-          RETURNING account_id, amount_units),
+          RETURNING account_id, amount_units, api_key_id, key_period_start),
        per_account AS (
          SELECT account_id, sum(amount_units)::bigint AS amount_units, count(*)::int AS n
            FROM stale GROUP BY account_id),
@@ -208,7 +235,18 @@ export class LedgerRepository {
             SET reserved_units = bal.reserved_units - p.amount_units, updated_at = now()
            FROM per_account p
           WHERE bal.account_id = p.account_id
-          RETURNING p.amount_units, p.n)
+          RETURNING p.amount_units, p.n),
+       per_key AS (
+         SELECT api_key_id, key_period_start, sum(amount_units)::bigint AS amount_units
+           FROM stale WHERE key_period_start IS NOT NULL
+          GROUP BY api_key_id, key_period_start),
+       key_room AS (
+         -- After the balances (reads returned): the reservation's lock order.
+         UPDATE billing.key_spend ks
+            SET used_units = greatest(ks.used_units - k.amount_units, 0)
+           FROM per_key k
+          WHERE ks.key_id = k.api_key_id AND ks.period_start = k.key_period_start
+            AND EXISTS (SELECT 1 FROM returned))
        SELECT coalesce(sum(n), 0)::int AS released, coalesce(sum(amount_units), 0)::bigint AS amount_units
          FROM returned`,
       [input.category, input.olderThanMs],

@@ -13,6 +13,16 @@ export interface ReserveInput {
   /** Model slug and category, kept on the reservation for the usage record and rollups. */
   model: string;
   category: string;
+  /** The key that made it (kept on the reservation and its usage record); null: no key. */
+  apiKeyId: string | null;
+  /** Only for a key with a spend limit: the reservation counts against it in this period. */
+  keyLimit?: KeyLimit;
+}
+
+/** A key's spend limit as a reservation checks it: its units and the current period's start. */
+export interface KeyLimit {
+  limitUnits: number;
+  periodStart: Date;
 }
 
 /** Which task's reservation to settle; both ids must match (every query is scoped by account). */
@@ -26,8 +36,12 @@ export type CaptureResult =
   { outcome: 'captured'; record: StoredBillingRecord } | { outcome: 'unchanged' };
 export type ReleaseResult = { outcome: 'released'; amountUnits: number } | { outcome: 'unchanged' };
 
-export type ReserveResult =
-  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
+export type ReserveResult = { ok: true } | ReserveRefusal;
+
+/** Why a reservation was refused: the balance (what it has left), or the key's limit (what it spent). */
+export type ReserveRefusal =
+  | { ok: false; reason: 'balance'; availableUnits: number; currency: Currency }
+  | { ok: false; reason: 'key_limit'; spentUnits: number; limitUnits: number; currency: Currency };
 
 export interface BalanceView {
   accountId: string;

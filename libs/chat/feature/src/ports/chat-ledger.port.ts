@@ -1,8 +1,20 @@
+import type { SpendPeriod } from '@genhub/contracts';
 import type { Currency } from '@genhub/money';
 
-/** The ledger's answer to a reservation: made, or refused with what the account has (for the 402). */
+/**
+ * The ledger's answer to a reservation: made, or refused (for the 402) with
+ * what the account has, or with the calling key's limit and what it spent.
+ */
 export type ChatReservationOutcome =
-  { ok: true } | { ok: false; availableUnits: number; currency: Currency };
+  | { ok: true }
+  | { ok: false; reason: 'balance'; availableUnits: number; currency: Currency }
+  | { ok: false; reason: 'key_limit'; spentUnits: number; limitUnits: number; currency: Currency };
+
+/** The key calling chat (issue 37): its reservation and usage record name it; its limit counts. */
+export interface ChatKey {
+  id: string;
+  spendLimit: { amountUnits: number; period: SpendPeriod } | null;
+}
 
 export interface ChatReservation {
   accountId: string;
@@ -11,6 +23,8 @@ export interface ChatReservation {
   amountUnits: number;
   /** The chat model id; category is always `chat`. */
   model: string;
+  /** The calling key; absent: none. */
+  apiKey?: ChatKey;
 }
 
 /**

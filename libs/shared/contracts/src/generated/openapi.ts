@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * Check billings
-         * @description Billing records, newest first.
+         * @description Billing records, newest first; `api_key_id` keeps those of one key.
          */
         get: operations["listBillings"];
         put?: never;
@@ -239,7 +239,7 @@ export interface paths {
         };
         /**
          * Export billings as CSV
-         * @description Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record.
+         * @description Streams the billing records of an inclusive date range as CSV, newest first, one header line then one line per record; `api_key_id` keeps those of one key.
          */
         get: operations["exportBillings"];
         put?: never;
@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Check usage
-         * @description `start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start.
+         * @description `start_date` and `end_date` are inclusive and, when either is given, replace `period`; the answer's `period` is then the month of the range's start. `api_key_id` counts only that key's usage.
          */
         get: operations["getUsage"];
         put?: never;
@@ -2609,6 +2609,8 @@ export interface operations {
                 per_page?: number;
                 /** @description Omit for all records. */
                 type?: components["schemas"]["BillingRecordType"];
+                /** @description Only the records of this API key of the account (its `id` in the key list). */
+                api_key_id?: string;
             };
             header?: never;
             path?: never;
@@ -2640,6 +2642,8 @@ export interface operations {
                 end_date?: string;
                 /** @description Omit for all records. */
                 type?: components["schemas"]["BillingRecordType"];
+                /** @description Only the records of this API key of the account (its `id` in the key list). */
+                api_key_id?: string;
             };
             header?: never;
             path?: never;
@@ -3052,6 +3056,8 @@ export interface operations {
                 start_date?: string;
                 /** @description Inclusive `YYYY-MM-DD`; default today. */
                 end_date?: string;
+                /** @description Only the usage of this API key of the account (its `id` in the key list), summed from its records. */
+                api_key_id?: string;
             };
             header?: never;
             path?: never;

@@ -62,6 +62,10 @@ export function auditAccount(f: AccountLedgerFacts, horizonMs: number): AccountA
     problems.push(
       `usage rollup ${f.rollupTasks} tasks / ${amount(f.rollupCostUnits)} != usage records ${f.usageRows} / ${amount(f.usageCostUnits)}`,
     );
+  if (f.keySpendMismatches > 0)
+    problems.push(
+      `${f.keySpendMismatches} of ${f.keySpendRows} key spend counter(s) != their open reservations + charges`,
+    );
   return {
     accountId: f.accountId,
     currency: f.currency,
@@ -76,8 +80,9 @@ export function auditAccount(f: AccountLedgerFacts, horizonMs: number): AccountA
 /**
  * Checks every account's ledger: the records add up to the balance, the open
  * reservations to the reserved amount, the balance covers the reservations,
- * no reservation has been open longer than any task can run, and the counters
- * and the usage rollup agree with the records. Read-only, one snapshot.
+ * no reservation has been open longer than any task can run, the counters
+ * and the usage rollup agree with the records, and each key's spend counter
+ * with the reservations and charges it counts. Read-only, one snapshot.
  */
 @Injectable()
 export class AuditLedgerUseCase {

@@ -14,6 +14,8 @@ export interface ExportBillingsInput {
   startDate?: string;
   endDate?: string;
   type?: BillingRecordTypeFilter;
+  /** Only this API key's records (issue 37). */
+  apiKeyId?: string;
   now?: Date;
   /** Records per database round trip. */
   batchSize?: number;
@@ -72,6 +74,7 @@ export class ExportBillingsUseCase {
       startDate: range.startDate,
       endDate: range.endDate,
       type: input.type,
+      apiKeyId: input.apiKeyId,
       afterSeq,
       limit,
     });

@@ -9,6 +9,8 @@ export interface GetUsageInput {
   period?: string;
   startDate?: string;
   endDate?: string;
+  /** Only this API key's usage, summed from its records (issue 37). */
+  apiKeyId?: string;
   /** The clock, for "current month" and "today" (UTC). */
   now?: Date;
 }
@@ -16,7 +18,8 @@ export interface GetUsageInput {
 /**
  * Usage over a month or an inclusive day range (docs/interface.md, "Usage range"),
  * summed from the daily rollup that every capture maintains, so its cost is the
- * number of days × categories, never the number of tasks.
+ * number of days × categories, never the number of tasks. One key's usage
+ * (issue 37) is summed from its usage records instead (the rollup is per account).
  */
 @Injectable()
 export class GetUsageUseCase {
@@ -24,11 +27,11 @@ export class GetUsageUseCase {
 
   async execute(input: GetUsageInput): Promise<UsageStatisticsDto> {
     const range = resolveDayRange(input, input.now);
-    const rows = await this.history.usageByCategory({
-      accountId: input.accountId,
-      startDate: range.startDate,
-      endDate: range.endDate,
-    });
+    const days = { accountId: input.accountId, startDate: range.startDate, endDate: range.endDate };
+    const rows =
+      input.apiKeyId === undefined
+        ? await this.history.usageByCategory(days)
+        : await this.history.keyUsageByCategory({ ...days, apiKeyId: input.apiKeyId });
     const breakdown: UsageStatisticsDto['breakdown'] = {};
     let tasks = 0;
     let costUnits = 0;

@@ -16,6 +16,8 @@ export interface ListBillingsInput {
   page?: number;
   perPage?: number;
   type?: BillingRecordTypeFilter;
+  /** Only this API key's records (issue 37). */
+  apiKeyId?: string;
 }
 
 function isIntIn(value: number, min: number, max: number): boolean {
@@ -25,7 +27,8 @@ function isIntIn(value: number, min: number, max: number): boolean {
 /**
  * A page of the account's billing records, newest first. The page is an
  * index range on the per-account record numbers, never an OFFSET scan, so
- * page 10,000 costs what page 1 costs.
+ * page 10,000 costs what page 1 costs. Filtered by key, a page is a range
+ * of that key's index (account, key, time), read by offset.
  */
 @Injectable()
 export class ListBillingsUseCase {
@@ -52,6 +55,7 @@ export class ListBillingsUseCase {
     const result = await this.history.pageRecords({
       accountId: input.accountId,
       type: input.type,
+      apiKeyId: input.apiKeyId,
       offset: (page - 1) * perPage,
       limit: perPage,
     });

@@ -5,6 +5,7 @@ import {
   AppErrorCode,
   AppException,
   insufficientBalanceMessage,
+  keySpendLimitMessage,
   modelNotFoundMessage,
 } from '@genhub/errors';
 import { currencySymbol, formatAmount } from '@genhub/money';
@@ -15,7 +16,7 @@ import {
   ChatRoute,
   ChatUsage,
 } from '@genhub/providers';
-import { CHAT_LEDGER_PORT, ChatLedgerPort } from '../../ports/chat-ledger.port';
+import { CHAT_LEDGER_PORT, ChatKey, ChatLedgerPort } from '../../ports/chat-ledger.port';
 import { reservationBoundUnits, toChatRequest, tokenCostUnits } from './chat-pricing.util';
 
 /** One paid completion: its id, model, routes and the reservation that covers it. */
@@ -57,7 +58,8 @@ export class ChatSession {
 
 /**
  * Opens chat sessions: finds the model (404), builds the backend request,
- * reserves the upper bound of its cost (402 when it does not fit).
+ * reserves the upper bound of its cost (402 when it does not fit the
+ * balance, or the calling key's spend limit).
  */
 @Injectable()
 export class ChatSessions {
@@ -66,7 +68,11 @@ export class ChatSessions {
     @Inject(CHAT_LEDGER_PORT) private readonly ledger: ChatLedgerPort,
   ) {}
 
-  async open(accountId: string, body: ChatCompletionRequestDto): Promise<ChatSession> {
+  async open(
+    accountId: string,
+    body: ChatCompletionRequestDto,
+    apiKey?: ChatKey,
+  ): Promise<ChatSession> {
     const model = this.catalogue.find(body.model);
     if (!model)
       throw new AppException(AppErrorCode.ModelNotFound, {
@@ -82,7 +88,18 @@ export class ChatSessions {
       completionId,
       amountUnits,
       model: model.id,
+      apiKey,
     });
+    if (!reserved.ok && reserved.reason === 'key_limit')
+      throw new AppException(AppErrorCode.KeySpendLimitReached, {
+        message: keySpendLimitMessage(
+          currencySymbol(reserved.currency),
+          formatAmount(reserved.limitUnits),
+          apiKey?.spendLimit?.period ?? 'total',
+          formatAmount(reserved.spentUnits),
+          formatAmount(amountUnits),
+        ),
+      });
     if (!reserved.ok)
       throw new AppException(AppErrorCode.InsufficientBalance, {
         message: insufficientBalanceMessage(

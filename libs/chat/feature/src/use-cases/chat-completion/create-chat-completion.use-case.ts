@@ -3,9 +3,12 @@ import type { ChatCompletionDto, ChatCompletionRequestDto } from '@genhub/contra
 import { ChatCatalogue, completeOverRoutes } from '@genhub/providers';
 import { chatFailure } from './chat-failure.util';
 import { ChatSessions } from './chat-session.service';
+import type { ChatKey } from '../../ports/chat-ledger.port';
 
 export interface ChatCompletionInput {
   accountId: string;
+  /** The calling key: its limit counts, its id goes on the usage record (issue 37). */
+  apiKey?: ChatKey;
   body: ChatCompletionRequestDto;
   /** Fires when the client disconnects: the upstream call is cancelled. */
   signal: AbortSignal;
@@ -20,7 +23,7 @@ export class CreateChatCompletionUseCase {
   ) {}
 
   async execute(input: ChatCompletionInput): Promise<ChatCompletionDto> {
-    const session = await this.sessions.open(input.accountId, input.body);
+    const session = await this.sessions.open(input.accountId, input.body, input.apiKey);
     try {
       const { route, completion } = await completeOverRoutes(
         this.catalogue,

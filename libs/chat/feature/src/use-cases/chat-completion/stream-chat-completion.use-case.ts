@@ -20,7 +20,7 @@ export class StreamChatCompletionUseCase {
   ) {}
 
   async execute(input: ChatCompletionInput): Promise<AsyncIterable<ChatCompletionChunkDto>> {
-    const session = await this.sessions.open(input.accountId, input.body);
+    const session = await this.sessions.open(input.accountId, input.body, input.apiKey);
     let routed: RoutedStream;
     try {
       routed = await streamOverRoutes(

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { CURRENCIES, type Currency } from '@genhub/money';
 import { ACCOUNT_LEVELS, type AccountLevel } from './admin.dto';
 
@@ -61,6 +61,14 @@ export class BillingsQueryDto {
   @IsOptional()
   @IsIn(['top-up', 'usage'])
   type?: 'top-up' | 'usage';
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only the records of this API key of the account (its `id` in the key list).',
+  })
+  @IsOptional()
+  @IsUUID()
+  api_key_id?: string;
 }
 
 /** One billing record (docs/interface.md, "Billing record"). */
@@ -133,6 +141,15 @@ export class UsageQueryDto {
   @IsOptional()
   @Matches(DATE)
   end_date?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      'Only the usage of this API key of the account (its `id` in the key list), summed from its records.',
+  })
+  @IsOptional()
+  @IsUUID()
+  api_key_id?: string;
 }
 
 /** Query of `GET /api/v3/billings/export`: an inclusive date range. */
@@ -163,6 +180,14 @@ export class BillingsExportQueryDto {
   @IsOptional()
   @IsIn(['top-up', 'usage'])
   type?: 'top-up' | 'usage';
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only the records of this API key of the account (its `id` in the key list).',
+  })
+  @IsOptional()
+  @IsUUID()
+  api_key_id?: string;
 }
 
 /** One category of the usage breakdown. */
