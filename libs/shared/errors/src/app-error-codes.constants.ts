@@ -196,6 +196,21 @@ export function keySpendLimitMessage(
   return `API key spend limit reached. Limit: ${currencySymbol}${limit} ${per}, spent: ${currencySymbol}${spent}, required: ${currencySymbol}${required}.`;
 }
 
+/** The 403 text of a key without the scope its call needs (issue 37). */
+export function scopeNotAllowedMessage(scope: string): string {
+  return `This API key does not have the scope ${scope}`;
+}
+
+/** The 403 text of a model outside the key's `allowed_models` (issue 37). */
+export function modelNotAllowedMessage(slug: string): string {
+  return `This API key may not use the model ${slug}`;
+}
+
+/** The 403 text of `/api/v3/keys` refusing a key wider than its caller, with why (issue 37). */
+export function keyWiderThanCallerMessage(reason: string): string {
+  return `A key cannot create or widen a key beyond its own limits: ${reason}`;
+}
+
 /** The 400 text for an unrecognized provider (docs/interface.md, "HTTP error bodies"). */
 export function unknownProviderMessage(provider: string): string {
   return `Invalid provider '${provider}'. Model slug must have the form {provider_id}/{model_id}/{run_type}`;

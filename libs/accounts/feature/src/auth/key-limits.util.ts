@@ -1,5 +1,10 @@
 import { type ApiKeyScope, hasScope, modelAllowed } from '@genhub/contracts/server';
-import { AppErrorCode, AppException } from '@genhub/errors';
+import {
+  AppErrorCode,
+  AppException,
+  modelNotAllowedMessage,
+  scopeNotAllowedMessage,
+} from '@genhub/errors';
 import type { AuthenticatedAccount } from './authenticated-account.util';
 
 /** 403 scope_not_allowed, naming the scope, when the caller's key lacks it. */
@@ -9,7 +14,7 @@ export function assertScope(
 ): void {
   if (!hasScope(account.apiKeyLimits.scopes, scope))
     throw new AppException(AppErrorCode.ScopeNotAllowed, {
-      message: `This API key does not have the scope ${scope}`,
+      message: scopeNotAllowedMessage(scope),
     });
 }
 
@@ -21,10 +26,8 @@ export function assertModelAllowed(
   account: Pick<AuthenticatedAccount, 'apiKeyLimits'>,
   slug: string,
 ): void {
-  if (!modelAllowed(account.apiKeyLimits.allowedModels, slug))
-    throw new AppException(AppErrorCode.ModelNotAllowed, {
-      message: `This API key may not use the model ${slug}`,
-    });
+  if (!keyMayUse(account, slug))
+    throw new AppException(AppErrorCode.ModelNotAllowed, { message: modelNotAllowedMessage(slug) });
 }
 
 /** Whether the caller's key may run `slug` (the model listings keep only these). */

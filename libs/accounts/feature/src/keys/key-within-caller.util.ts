@@ -1,6 +1,6 @@
 import type { ApiKeyLimits } from '@genhub/accounts-data-access';
 import { API_KEY_SCOPES, hasScope, modelAllowed } from '@genhub/contracts/server';
-import { AppErrorCode, AppException } from '@genhub/errors';
+import { AppErrorCode, AppException, keyWiderThanCallerMessage } from '@genhub/errors';
 import { fromMicros } from '@genhub/money';
 
 /**
@@ -55,6 +55,6 @@ export function assertWithinCaller(caller: ApiKeyLimits, limits: ApiKeyLimits): 
   const reason = widerThanCaller(caller, limits);
   if (reason !== null)
     throw new AppException(AppErrorCode.KeyWiderThanCaller, {
-      message: `A key cannot create or widen a key beyond its own limits: ${reason}`,
+      message: keyWiderThanCallerMessage(reason),
     });
 }

@@ -41,24 +41,43 @@ export function withReservation(
         )
         .returning('account_id'),
     )
-    .with('reserved', (db) =>
-      db
-        .insertInto('billing.reservations')
-        .columns(['task_id', 'account_id', 'amount_units', 'model', 'category', 'api_key_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('reserved_balance')
-            .select([
-              eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
-              'reserved_balance.account_id',
-              eb.cast<number>(eb.val(input.amountUnits), 'int8').as('amount_units'),
-              eb.cast<string>(eb.val(input.model), 'text').as('model'),
-              eb.cast<string>(eb.val(input.category), 'text').as('category'),
-              eb.cast<string | null>(eb.val(input.apiKeyId), 'uuid').as('api_key_id'),
-            ]),
-        )
-        .returning('task_id'),
-    );
+    .with('reserved', (db) => insertReservation(db, input, null));
+}
+
+/**
+ * The reservation row, from `reserved_balance`'s row (none: nothing inserted);
+ * `keyPeriodStart` when it counted against its key's limit in that period.
+ */
+function insertReservation(
+  db: QueryCreator<BillingTables & { reserved_balance: { account_id: string } }>,
+  input: ReserveInput,
+  keyPeriodStart: Date | null,
+) {
+  return db
+    .insertInto('billing.reservations')
+    .columns([
+      'task_id',
+      'account_id',
+      'amount_units',
+      'model',
+      'category',
+      'api_key_id',
+      'key_period_start',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('reserved_balance')
+        .select([
+          eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
+          'reserved_balance.account_id',
+          eb.cast<number>(eb.val(input.amountUnits), 'int8').as('amount_units'),
+          eb.cast<string>(eb.val(input.model), 'text').as('model'),
+          eb.cast<string>(eb.val(input.category), 'text').as('category'),
+          eb.cast<string | null>(eb.val(input.apiKeyId), 'uuid').as('api_key_id'),
+          eb.cast<Date | null>(eb.val(keyPeriodStart), 'timestamptz').as('key_period_start'),
+        ]),
+    )
+    .returning('task_id');
 }
 
 /**
@@ -129,33 +148,7 @@ function withKeyLimitedReservation(statement: QueryCreator<BillingTables>, input
         .where((eb) => eb.exists(eb.selectFrom('key_spent').select('key_spent.key_id')))
         .returning('account_id'),
     )
-    .with('reserved', (db) =>
-      db
-        .insertInto('billing.reservations')
-        .columns([
-          'task_id',
-          'account_id',
-          'amount_units',
-          'model',
-          'category',
-          'api_key_id',
-          'key_period_start',
-        ])
-        .expression((eb) =>
-          eb
-            .selectFrom('reserved_balance')
-            .select([
-              eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
-              'reserved_balance.account_id',
-              eb.cast<number>(eb.val(input.amountUnits), 'int8').as('amount_units'),
-              eb.cast<string>(eb.val(input.model), 'text').as('model'),
-              eb.cast<string>(eb.val(input.category), 'text').as('category'),
-              eb.cast<string | null>(eb.val(input.apiKeyId), 'uuid').as('api_key_id'),
-              eb.cast<Date>(eb.val(limit.periodStart), 'timestamptz').as('key_period_start'),
-            ]),
-        )
-        .returning('task_id'),
-    );
+    .with('reserved', (db) => insertReservation(db, input, limit.periodStart));
 }
 
 export interface SettlementStep extends SettleInput {
