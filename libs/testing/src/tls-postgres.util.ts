@@ -64,58 +64,69 @@ export async function startTlsPostgres(certificate: IssuedCertificate): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'genhub-tls-pg-'));
   const data = join(dir, 'data');
   const port = await closedPort();
-  // Files PostgreSQL reads are its own (a key readable by others is refused).
-  const own = (file: string, mode: number) => {
-    if (asRoot) chownSync(file, idOf('-u'), idOf('-g'));
-    chmodSync(file, mode);
-  };
-  own(dir, 0o700);
-  const pwfile = join(dir, 'password');
-  writeFileSync(pwfile, TLS_POSTGRES_PASSWORD);
-  own(pwfile, 0o600);
-  run(join(bin, 'initdb'), [
-    '-D',
-    data,
-    '-U',
-    USER,
-    '--pwfile',
-    pwfile,
-    '--auth=scram-sha-256',
-    '--no-sync',
-    '-E',
-    'UTF8',
-    '--locale=C',
-  ]);
-  for (const [name, pem] of [
-    ['server.crt', certificate.cert],
-    ['server.key', certificate.key],
-  ] as const) {
-    writeFileSync(join(data, name), pem);
-    own(join(data, name), 0o600);
-  }
-  appendFileSync(
-    join(data, 'postgresql.conf'),
-    [
-      // 127.0.0.2 too: the same server under an address its certificate does not name.
-      `listen_addresses = '127.0.0.1,127.0.0.2'`,
-      `port = ${port}`,
-      `unix_socket_directories = '${dir}'`,
-      'ssl = on',
-      `ssl_cert_file = 'server.crt'`,
-      `ssl_key_file = 'server.key'`,
-      `password_encryption = 'scram-sha-256'`,
-      'fsync = off',
-      '',
-    ].join('\n'),
-  );
-  // TLS and a SCRAM password, or nothing: no `host` line, so plaintext is refused.
-  writeFileSync(
-    join(data, 'pg_hba.conf'),
-    'local all all scram-sha-256\nhostssl all all 127.0.0.0/8 scram-sha-256\n',
-  );
   const log = join(dir, 'server.log');
-  run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', 'start']);
-  run(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', USER, USER]);
+  try {
+    // Files PostgreSQL reads are its own (a key readable by others is refused).
+    const own = (file: string, mode: number) => {
+      if (asRoot) chownSync(file, idOf('-u'), idOf('-g'));
+      chmodSync(file, mode);
+    };
+    own(dir, 0o700);
+    const pwfile = join(dir, 'password');
+    writeFileSync(pwfile, TLS_POSTGRES_PASSWORD);
+    own(pwfile, 0o600);
+    run(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      USER,
+      '--pwfile',
+      pwfile,
+      '--auth=scram-sha-256',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
+    for (const [name, pem] of [
+      ['server.crt', certificate.cert],
+      ['server.key', certificate.key],
+    ] as const) {
+      writeFileSync(join(data, name), pem);
+      own(join(data, name), 0o600);
+    }
+    appendFileSync(
+      join(data, 'postgresql.conf'),
+      [
+        // 127.0.0.2 too: the same server under an address its certificate does not name.
+        `listen_addresses = '127.0.0.1,127.0.0.2'`,
+        `port = ${port}`,
+        `unix_socket_directories = '${dir}'`,
+        'ssl = on',
+        `ssl_cert_file = 'server.crt'`,
+        `ssl_key_file = 'server.key'`,
+        `password_encryption = 'scram-sha-256'`,
+        'fsync = off',
+        '',
+      ].join('\n'),
+    );
+    // TLS and a SCRAM password, or nothing: no `host` line, so plaintext is refused.
+    writeFileSync(
+      join(data, 'pg_hba.conf'),
+      'local all all scram-sha-256\nhostssl all all 127.0.0.0/8 scram-sha-256\n',
+    );
+    run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', 'start']);
+    run(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', USER, USER]);
+  } catch (error) {
+    // A half-made server: stopped (when it started) and its directory removed.
+    try {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // It never started.
+    }
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     port,
     url: (database = USER, host = '127.0.0.1') =>
