@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
+import { postgresOptions } from '../lib/postgres.mjs';
 import { build } from '../start/lib/environment.mjs';
 import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 import { entry } from '../start/lib/paths.mjs';
@@ -68,6 +69,8 @@ const [postgres, redis] = await Promise.all([privatePostgres(), privateRedis()])
 const env = {
   ...process.env,
   DATABASE_URL: postgres.url,
+  // Its own plaintext PostgreSQL: a CA from the caller's environment does not apply.
+  DATABASE_TLS_CA: '',
   REDIS_URL: redis.url,
   QUEUE_PREFIX: 'fault',
   ADMIN_TOKEN: 'fault-injection-admin-token',
@@ -121,7 +124,7 @@ try {
   }
   // Half the keys carry a daily spend limit (never reached), set before their first use, so
   // their counters live through the faults and the audit checks them (issue 37).
-  const limits = new pg.Client({ connectionString: postgres.url });
+  const limits = new pg.Client(postgresOptions(postgres.url));
   await limits.connect();
   await limits.query(
     `UPDATE accounts.api_keys SET spend_limit_units = 900000000, spend_period = 'day'
@@ -211,7 +214,7 @@ try {
     if (pending.size) await sleep(500);
   }
   // Deliveries and settlements trail completion a little.
-  const db = new pg.Client({ connectionString: postgres.url });
+  const db = new pg.Client(postgresOptions(postgres.url));
   await db.connect();
   const settleDeadline = Date.now() + 60_000;
   let open = -1;

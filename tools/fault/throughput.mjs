@@ -4,6 +4,7 @@
 // PostgreSQL. What it measures is the platform's own work per task (submit,
 // hand-over, run, terminal write, notice, delivery), not a model's.
 import pg from 'pg';
+import { postgresOptions } from '../lib/postgres.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,7 +41,7 @@ export async function measureThroughput({
   const submittedMs = Date.now() - started;
   const ids = [...accepted.keys()];
   const deadline = Date.now() + 60_000;
-  const db = new pg.Client({ connectionString: databaseUrl });
+  const db = new pg.Client(postgresOptions(databaseUrl));
   await db.connect();
   for (;;) {
     const { n } = (

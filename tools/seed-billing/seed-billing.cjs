@@ -73,7 +73,11 @@ async function measure(databaseUrl, accountId) {
   const data = require('@genhub/billing-data-access');
   const feature = require('@genhub/billing-feature');
   const dataSource = new DataSource(
-    dataSourceOptions({ url: databaseUrl, entities: data.BILLING_ENTITIES }),
+    dataSourceOptions({
+      url: databaseUrl,
+      tlsCa: process.env.DATABASE_TLS_CA,
+      entities: data.BILLING_ENTITIES,
+    }),
   );
   await dataSource.initialize();
   try {
@@ -111,7 +115,9 @@ async function main() {
   const options = await commandLine();
   const { records, databaseUrl } = options;
   const accountId = options.account ?? randomUUID();
-  const client = new Client({ connectionString: databaseUrl });
+  // DATABASE_URL's sslmode and DATABASE_TLS_CA, as the apps read them (decision 0138).
+  const { postgresConnection } = require('@genhub/config');
+  const client = new Client(postgresConnection(databaseUrl, process.env.DATABASE_TLS_CA));
   await client.connect();
   try {
     const started = Date.now();

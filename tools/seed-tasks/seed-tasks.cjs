@@ -89,7 +89,9 @@ async function measure(client, databaseUrl, accountId, count) {
   const { dataSourceOptions, encodeKeysetCursor } = require('@genhub/database');
   const { TaskHistoryRepository } = require('@genhub/tasks-data-access');
   const { ListTasksUseCase } = require('@genhub/tasks-feature');
-  const dataSource = new DataSource(dataSourceOptions({ url: databaseUrl, entities: [] }));
+  const dataSource = new DataSource(
+    dataSourceOptions({ url: databaseUrl, tlsCa: process.env.DATABASE_TLS_CA, entities: [] }),
+  );
   await dataSource.initialize();
   try {
     const list = new ListTasksUseCase(new TaskHistoryRepository(dataSource));
@@ -130,7 +132,10 @@ async function main() {
   const options = await commandLine();
   const { count, databaseUrl } = options;
   const accountId = options.account ?? randomUUID();
-  const client = new Client({ connectionString: databaseUrl });
+  require('../build/register-ts.cjs');
+  // DATABASE_URL's sslmode and DATABASE_TLS_CA, as the apps read them (decision 0138).
+  const { postgresConnection } = require('@genhub/config');
+  const client = new Client(postgresConnection(databaseUrl, process.env.DATABASE_TLS_CA));
   await client.connect();
   try {
     const started = Date.now();

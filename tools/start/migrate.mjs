@@ -17,7 +17,8 @@ migrates too.
 options:
   -h, --help   print this help
 
-environment: DATABASE_URL, the database (postgres://…; default: the embedded one).`;
+environment: DATABASE_URL, the database (postgres://…, its sslmode honoured; default:
+the embedded one); DATABASE_TLS_CA, the CA its certificate is verified against.`;
 
 // Before the build and the database: --help and bad usage need neither.
 parseCommandLine({ name: 'db:migrate', usage: HELP });

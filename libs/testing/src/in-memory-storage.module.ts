@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { SecurityConfig } from '@genhub/config';
+import { SecurityConfig, trustedCas } from '@genhub/config';
 import { MediaFetcher, OBJECT_STORAGE } from '@genhub/storage';
 import { InMemoryObjectStorage } from './in-memory-object-storage.adapter';
 
@@ -20,7 +20,11 @@ export class InMemoryStorageModule {
           provide: MediaFetcher,
           inject: [SecurityConfig],
           useFactory: (security: SecurityConfig) =>
-            new MediaFetcher({ storage, allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS }),
+            new MediaFetcher({
+              storage,
+              allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS,
+              trustedCas: trustedCas(security.OUTBOUND_TLS_CA),
+            }),
         },
       ],
       exports: [OBJECT_STORAGE, MediaFetcher],

@@ -17,3 +17,6 @@ export * from './local-platform.util';
 export * from './platform-checks.util';
 export * from './chromium.util';
 export * from './axe.util';
+export * from './test-tls-ca.util';
+export * from './tls-postgres.util';
+export * from './tls-proxy.util';

@@ -20,6 +20,8 @@ export interface LocalPlatform {
   adminToken: string;
   /** Its own database (`DATABASE_URL`), to look at rows the API does not show. */
   databaseUrl: string;
+  /** `DATABASE_TLS_CA` when the database is one of the test's own that asks for TLS. */
+  databaseTlsCa?: string;
   /** A new account with `balance` and one API key, through the admin API: the key. */
   accountWithKey(balance?: number): Promise<string>;
   /** Stops the apps, then removes the database, the queue keys and the directory. */
@@ -33,6 +35,8 @@ export interface LocalPlatformOptions {
   apps?: readonly string[];
   /** Redis servers of the test's own (Sentinel, Cluster) instead of the machine's `REDIS_URL`. */
   redis?: RedisTestTopology;
+  /** A migrated database of the test's own (e.g. over TLS), used as it is: neither created nor dropped. */
+  database?: { url: string; tlsCa?: string };
 }
 
 /**
@@ -51,16 +55,16 @@ export async function startLocalPlatform(
   const adminToken = `${suite}-test-admin-token`;
   const port = options.gatewayPort ?? (await closedPort());
   const gateway = `http://127.0.0.1:${port}`;
-  let db: { url: string; name: string } | undefined;
+  let db: { url: string; name?: string } | undefined;
   let platform: BuiltPlatform | undefined;
   const stop = async () => {
     await platform?.stop();
     await deleteQueuePrefix(redis?.config(prefix) ?? (process.env.REDIS_URL as string), prefix);
-    if (db) await dropTestDatabase(db.name);
+    if (db?.name) await dropTestDatabase(db.name);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    db = await createTestDatabase(suite);
+    db = options.database ?? (await createTestDatabase(suite));
     // One Redis topology: the test's own servers replace the machine's REDIS_URL.
     const { REDIS_URL, ...inherited } = process.env;
     platform = await startBuiltPlatform(
@@ -70,6 +74,7 @@ export async function startLocalPlatform(
         ...inherited,
         ...(redis ? redis.env : { REDIS_URL }),
         DATABASE_URL: db.url,
+        ...(options.database?.tlsCa ? { DATABASE_TLS_CA: options.database.tlsCa } : {}),
         QUEUE_PREFIX: prefix,
         ADMIN_TOKEN: adminToken,
         API_KEY_PEPPER: `${suite}-test-pepper`,
@@ -99,6 +104,7 @@ export async function startLocalPlatform(
     dir,
     adminToken,
     databaseUrl: (db as { url: string }).url,
+    databaseTlsCa: options.database?.tlsCa,
     accountWithKey: async (balance = 10) => {
       const account = await post('/admin/v1/accounts', JSON.stringify({ balance }));
       return (await post(`/admin/v1/accounts/${account.id}/api-keys`, '{}')).key;

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { postgresConnection } from '@genhub/config';
 import { type LocalPlatform, startLocalPlatform } from './local-platform.util';
 import type { RedisTestTopology } from './redis-topology.util';
 import { until } from './wait-for.util';
@@ -186,7 +187,7 @@ export function itRunsThePlatform(current: () => PlatformUnderTest): void {
     const { body } = await submitTask(run, { duration_ms: 5000 }, { webhook: false });
     // Running for real: claimed (the public poll says `processing` for a queued task too,
     // the run claims its task as it starts).
-    const db = new Client({ connectionString: run.platform.databaseUrl });
+    const db = new Client(postgresConnection(run.platform.databaseUrl, run.platform.databaseTlsCa));
     await db.connect();
     try {
       await until(async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { postgresConnection } from '@genhub/config';
 import { runMigrations } from '@genhub/database';
 import { ALL_MIGRATIONS } from '@genhub/schema';
 
@@ -16,7 +17,7 @@ export function withDatabase(serverUrl: string, database: string): string {
 /** Creates a fresh, migrated database for one test run; returns its URL. */
 export async function createTestDatabase(label = 'test'): Promise<{ url: string; name: string }> {
   const name = `genhub_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: TEST_SERVER_URL });
+  const admin = new Client(postgresConnection(TEST_SERVER_URL));
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
@@ -29,7 +30,7 @@ export async function createTestDatabase(label = 'test'): Promise<{ url: string;
 }
 
 export async function dropTestDatabase(name: string): Promise<void> {
-  const admin = new Client({ connectionString: TEST_SERVER_URL });
+  const admin = new Client(postgresConnection(TEST_SERVER_URL));
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

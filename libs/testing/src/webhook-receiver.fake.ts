@@ -1,4 +1,11 @@
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import {
+  createServer,
+  IncomingHttpHeaders,
+  RequestListener,
+  Server,
+  ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -16,7 +23,8 @@ export type ReceiverBehaviour =
 
 /**
  * A real HTTP receiver on 127.0.0.1 that records every request. Hanging
- * responses are ended by `close()`.
+ * responses are ended by `close()`. With `tls` (a certificate and its key) it
+ * is an HTTPS receiver.
  */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
@@ -24,20 +32,26 @@ export class WebhookReceiver {
   private server!: Server;
   port = 0;
 
-  constructor(public behaviour: ReceiverBehaviour = { kind: 'status', status: 200 }) {}
+  constructor(
+    public behaviour: ReceiverBehaviour = { kind: 'status', status: 200 },
+    private readonly tls?: { cert: string; key: string },
+  ) {}
 
-  static async start(behaviour?: ReceiverBehaviour): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver(behaviour);
+  static async start(
+    behaviour?: ReceiverBehaviour,
+    tls?: { cert: string; key: string },
+  ): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(behaviour, tls);
     await receiver.listen();
     return receiver;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   private listen(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const handler: RequestListener = (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -56,7 +70,8 @@ export class WebhookReceiver {
         res.writeHead(b.status, b.headers ?? {});
         res.end('ok');
       });
-    });
+    };
+    this.server = this.tls ? createHttpsServer(this.tls, handler) : createServer(handler);
     return new Promise((resolve) =>
       this.server.listen(0, '127.0.0.1', () => {
         this.port = (this.server.address() as AddressInfo).port;

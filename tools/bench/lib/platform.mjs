@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { postgresOptions } from '../../lib/postgres.mjs';
 import { root } from '../../start/lib/paths.mjs';
 import { watchTerminalNotices } from './terminal-notices.mjs';
 
@@ -39,7 +40,7 @@ export function benchEnvironment(label) {
 
 /** Statements, in order, on the server's maintenance database (not the run's). */
 async function onServer(...statements) {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
+  const admin = new pg.Client(postgresOptions(SERVER_URL, process.env.DATABASE_TLS_CA));
   await admin.connect();
   try {
     for (const sql of statements) await admin.query(sql);

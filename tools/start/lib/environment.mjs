@@ -49,6 +49,8 @@ export async function resolveEnvironment({ needRedis = true } = {}) {
     env.QUEUE_PREFIX ??= embeddedQueuePrefix(env);
     const pg = await ensureEmbeddedPostgres(log);
     env.DATABASE_URL = pg.url;
+    // The embedded PostgreSQL speaks plaintext on 127.0.0.1: a CA set for another one does not apply.
+    env.DATABASE_TLS_CA = '';
     stops.push(pg.stop);
   }
   // Sentinel or Cluster settings name the Redis to use: nothing to start then.

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { LedgerAuditRepository } from '@genhub/billing-data-access';
 import { AuditLedgerUseCase, type LedgerAuditReport } from '@genhub/billing-feature';
 import { DatabaseConfig, LedgerAuditConfig, loadConfig } from '@genhub/config';
-import { dataSourceOptions } from '@genhub/database';
+import { dataSourceOptions, initializeDataSource } from '@genhub/database';
 import { registerAdminCommand } from './admin/admin-command.util';
 
 /** The audit's text: a summary when clean, one line per failing account and rule otherwise. */
@@ -27,16 +27,17 @@ export async function runAuditCommand(
   env: Record<string, string | undefined>,
   out: (text: string) => void,
 ): Promise<number> {
-  const { DATABASE_URL } = loadConfig(DatabaseConfig, env);
+  const { DATABASE_URL, DATABASE_TLS_CA } = loadConfig(DatabaseConfig, env);
   const { LEDGER_AUDIT_HORIZON_MS } = loadConfig(LedgerAuditConfig, env);
   const dataSource = new DataSource(
     dataSourceOptions({
       url: DATABASE_URL,
+      tlsCa: DATABASE_TLS_CA,
       poolSize: 1,
       applicationName: 'audit',
     }),
   );
-  await dataSource.initialize();
+  await initializeDataSource(dataSource);
   try {
     const report = await new AuditLedgerUseCase(new LedgerAuditRepository(dataSource)).execute({
       horizonMs: LEDGER_AUDIT_HORIZON_MS,

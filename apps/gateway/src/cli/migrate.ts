@@ -13,7 +13,8 @@ database is up to date; exit 1 when one fails.
 options:
   -h, --help   print this help
 
-environment: DATABASE_URL, the database (postgres://…).
+environment: DATABASE_URL, the database (postgres://…, its sslmode honoured);
+DATABASE_TLS_CA, the CA bundle its certificate is verified against.
 `;
 
 /** --help prints the usage and exits 0; any other argument: one line, exit 2 (as tools/lib/command-line.mjs). */
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const config = loadConfig(DatabaseConfig, process.env);
   const applied = await runMigrations({
     url: config.DATABASE_URL,
+    tlsCa: config.DATABASE_TLS_CA,
     migrations: ALL_MIGRATIONS,
     applicationName: 'migrate',
   });

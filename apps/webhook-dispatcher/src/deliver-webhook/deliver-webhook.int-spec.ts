@@ -8,7 +8,15 @@ import { AccountRepository } from '@genhub/accounts-data-access';
 import type { WebhookPayload } from '@genhub/contracts';
 import { runStatement } from '@genhub/database';
 import { DeliverWebhookJob, JOB_OPTIONS, JobName, jobIdFor, QueueName } from '@genhub/queue';
-import { closedPort, deleteQueuePrefix, sleep, until, WebhookReceiver } from '@genhub/testing';
+import {
+  closedPort,
+  createTestCertificateAuthority,
+  deleteQueuePrefix,
+  sleep,
+  type TestCertificateAuthority,
+  until,
+  WebhookReceiver,
+} from '@genhub/testing';
 import {
   DeliveryWithAttempts,
   WebhookDeliveryRepository,
@@ -134,8 +142,11 @@ function failedPayload(taskId: string): WebhookPayload {
 
 describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
   const receivers: WebhookReceiver[] = [];
-  const receiver = async (b?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
-    const r = await WebhookReceiver.start(b);
+  const receiver = async (
+    b?: ConstructorParameters<typeof WebhookReceiver>[0],
+    tls?: ConstructorParameters<typeof WebhookReceiver>[1],
+  ) => {
+    const r = await WebhookReceiver.start(b, tls);
     receivers.push(r);
     return r;
   };
@@ -360,6 +371,59 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         expect(a.error).toMatch(/private network address/);
       }
       expect(r.requests).toHaveLength(0);
+    });
+  });
+
+  describe('an HTTPS receiver whose certificate a private CA signed (OUTBOUND_TLS_CA)', () => {
+    let ca: TestCertificateAuthority;
+    let https: WebhookReceiver;
+    let plain: Dispatcher;
+    let trusting: Dispatcher;
+    beforeAll(async () => {
+      ca = createTestCertificateAuthority();
+      https = await receiver(undefined, ca.issue(['localhost', '127.0.0.1']));
+      // One attempt each: the certificate error is recorded on it.
+      plain = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0' });
+      trusting = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0', OUTBOUND_TLS_CA: ca.file });
+    });
+    afterAll(async () => {
+      await plain?.stop();
+      await trusting?.stop();
+      ca?.remove();
+    });
+
+    it('refuses it without the setting: nothing is sent, the attempt records the certificate error', async () => {
+      const accountId = (
+        await plain.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
+      ).id;
+      const taskId = randomUUID();
+      const url = `${https.url}/h`;
+      await plain.deliver({ taskId, accountId, url, payload: completedPayload(taskId) });
+      const log = await plain.settled(accountId, taskId);
+      expect(log).toMatchObject({ status: 'abandoned', attempts: 1 });
+      expect(log.attemptLog).toEqual([
+        expect.objectContaining({
+          statusCode: null,
+          error: expect.stringMatching(/^TLS: certificate not trusted \([A-Z_]+: [^)]+\)$/),
+        }),
+      ]);
+      expect(https.requests.filter((r) => r.headers['webhook-id'] === taskId)).toHaveLength(0);
+    });
+
+    it('delivers to it with the CA in OUTBOUND_TLS_CA', async () => {
+      const accountId = (
+        await trusting.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
+      ).id;
+      const taskId = randomUUID();
+      await trusting.deliver({
+        taskId,
+        accountId,
+        url: `${https.url}/h`,
+        payload: completedPayload(taskId),
+      });
+      const log = await trusting.settled(accountId, taskId);
+      expect(log).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(https.requests.filter((r) => r.headers['webhook-id'] === taskId)).toHaveLength(1);
     });
   });
 

@@ -1,9 +1,9 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '@genhub/config';
 import { ReadinessRegistry } from '@genhub/observability';
-import { dataSourceOptions } from './data-source.factory';
+import { dataSourceOptions, initializeDataSource } from './data-source.factory';
 
 /** The process's PostgreSQL connection pool (no TypeORM entities: decision 0107). */
 @Global()
@@ -12,12 +12,19 @@ import { dataSourceOptions } from './data-source.factory';
     TypeOrmModule.forRootAsync({
       inject: [DatabaseConfig],
       useFactory: (config: DatabaseConfig) => ({
-        ...dataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }),
+        ...dataSourceOptions({
+          url: config.DATABASE_URL,
+          tlsCa: config.DATABASE_TLS_CA,
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
         autoLoadEntities: true,
         // Start even while PostgreSQL is down; /ready says so and queries fail fast.
         retryAttempts: 0,
         manualInitialization: false,
       }),
+      // A TLS failure stops start-up with one line that says what to change (decision 0138).
+      dataSourceFactory: async (options) =>
+        initializeDataSource(new DataSource(options as DataSourceOptions)),
     }),
   ],
 })

@@ -7,3 +7,4 @@ export * from './database-identity.util';
 export * from './statements/typed-statements';
 export * from './group-commit/group-commit';
 export * from './statements/statement-template';
+export * from './postgres-tls-error.util';

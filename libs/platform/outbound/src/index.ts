@@ -1,1 +1,2 @@
 export * from './private-network.util';
+export * from './outbound-tls.util';

@@ -1,9 +1,10 @@
 import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ConfigModule, DatabaseConfig } from '@genhub/config';
+import { ConfigModule, DatabaseConfig, SecurityConfig, trustedCas } from '@genhub/config';
 import { DatabaseModule, databaseIdentity } from '@genhub/database';
 import { ObservabilityModule, QueueDepthMetrics, ReadinessRegistry } from '@genhub/observability';
+import { trustForOutboundFetch } from '@genhub/outbound';
 import { PubSubService, QueueModule, QueuePrefixOwnership } from '@genhub/queue';
 import { SERVICES, type ServiceName } from './service-definitions.constants';
 
@@ -20,6 +21,7 @@ export class ServiceModule implements OnModuleInit {
     private readonly readiness: ReadinessRegistry,
     private readonly pubsub: PubSubService,
     private readonly ownership: QueuePrefixOwnership,
+    private readonly security: SecurityConfig,
   ) {}
 
   static forRoot(service: ServiceName, env: NodeJS.ProcessEnv): DynamicModule {
@@ -43,6 +45,8 @@ export class ServiceModule implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    // Upstream providers' fetch trusts OUTBOUND_TLS_CA too (webhooks and media have their own agents).
+    trustForOutboundFetch(trustedCas(this.security.OUTBOUND_TLS_CA));
     this.readiness.register('redis', () => this.pubsub.ping());
     this.readiness.register('queue-prefix', async () => this.ownership.assertVerified());
   }

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { SecurityConfig, StorageConfig } from '@genhub/config';
+import { SecurityConfig, StorageConfig, trustedCas } from '@genhub/config';
 import { MediaFetcher } from './media/media-fetcher.service';
 import { ReadinessRegistry } from '@genhub/observability';
 import { LocalDiskStorage } from './drivers/local-disk-storage.adapter';
@@ -42,7 +42,11 @@ export class StorageModule {
           provide: MediaFetcher,
           inject: [OBJECT_STORAGE, SecurityConfig],
           useFactory: (storage: ObjectStorage, security: SecurityConfig) =>
-            new MediaFetcher({ storage, allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS }),
+            new MediaFetcher({
+              storage,
+              allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS,
+              trustedCas: trustedCas(security.OUTBOUND_TLS_CA),
+            }),
         },
         StorageReadiness,
       ],

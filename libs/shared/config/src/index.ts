@@ -6,3 +6,6 @@ export * from './signed-token.util';
 export * from './redis.config';
 export * from './production-mode.util';
 export * from './static-token.util';
+export * from './tls-ca.util';
+export * from './postgres-connection.util';
+export * from './tls-failure.util';

@@ -19,6 +19,12 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { EmptyAsUnset, ToBool, ToInt, ToIntList, ToList } from './env.decorator';
 import {
+  type PostgresConnection,
+  postgresConnection,
+  postgresTlsProblem,
+} from './postgres-connection.util';
+import { IsCaBundle } from './tls-ca.util';
+import {
   GENERATE_SECRET,
   InProduction,
   PRODUCTION_MODE,
@@ -72,8 +78,27 @@ export class ShutdownConfig {
 }
 
 export class DatabaseConfig {
+  /** `sslmode` (disable, require, verify-ca, verify-full) as libpq reads it (decision 0138). */
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection string' })
+  @ValidateBy({
+    name: 'hasUsableTlsParameters',
+    validator: {
+      validate: (url: unknown) => typeof url === 'string' && !postgresTlsProblem(url),
+      defaultMessage: (args) => postgresTlsProblem(String(args?.value)) ?? 'is invalid',
+    },
+  })
   DATABASE_URL!: string;
+
+  /** The CA bundle PostgreSQL's certificate is verified against: a PEM file's path or PEM text. Unset: the system's CAs. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsCaBundle()
+  DATABASE_TLS_CA?: string;
+
+  /** What node-postgres takes: the URL without its TLS parameters, and the TLS options they and the CA make. */
+  get connection(): PostgresConnection {
+    return postgresConnection(this.DATABASE_URL, this.DATABASE_TLS_CA);
+  }
 
   @ToInt()
   @IsInt()
@@ -120,6 +145,12 @@ export class StorageConfig {
   @ToBool()
   @IsBoolean()
   S3_FORCE_PATH_STYLE = false;
+
+  /** A private CA the S3 endpoint's certificate is verified against (besides the system's): a PEM file's path or PEM text. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsCaBundle()
+  S3_TLS_CA?: string;
 
   /** Local-disk driver's root (used when S3_ENDPOINT is unset). */
   @EmptyAsUnset()
@@ -201,6 +232,16 @@ export class SecurityConfig {
   @ToBool()
   @IsBoolean()
   ALLOW_PRIVATE_NETWORK_URLS = false;
+
+  /**
+   * A private CA that outbound HTTPS (webhooks, media fetches, upstream
+   * providers) trusts besides the system's: a PEM file's path or PEM text.
+   * Certificates are always verified; this only adds a root.
+   */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsCaBundle()
+  OUTBOUND_TLS_CA?: string;
 }
 
 export class TaskConfig {

@@ -6,7 +6,7 @@ import {
   OnApplicationShutdown,
   Provider,
 } from '@nestjs/common';
-import { SecurityConfig, WebhookConfig } from '@genhub/config';
+import { SecurityConfig, trustedCas, WebhookConfig } from '@genhub/config';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { HostLimiter } from './dispatch/host-limiter.service';
 import { WebhookHttpClient } from './dispatch/webhook-http.client';
@@ -52,6 +52,7 @@ export class WebhookDispatchModule implements OnApplicationShutdown {
               timeoutMs: webhooks.WEBHOOK_TIMEOUT_MS,
               allowPrivateNetwork: security.ALLOW_PRIVATE_NETWORK_URLS,
               connectionsPerHost: webhooks.WEBHOOK_PER_HOST_CONCURRENCY,
+              trustedCas: trustedCas(security.OUTBOUND_TLS_CA),
             }),
         },
         {

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@genhub/config';
+import { PostgresTlsError } from '@genhub/database';
 import { AppException } from '@genhub/errors';
 import { QueuePrefixTakenError } from '@genhub/queue';
 import {
@@ -87,7 +88,8 @@ export async function runAdminCli(
     const message =
       error instanceof AppException ||
       error instanceof ConfigError ||
-      error instanceof QueuePrefixTakenError
+      error instanceof QueuePrefixTakenError ||
+      error instanceof PostgresTlsError
         ? error.message
         : `unexpected error: ${(error as Error).message}`;
     io.err(`admin: ${name}: ${message}\n`);

@@ -73,9 +73,13 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     abortOnError: false,
+    // A failed start is our one line (0101): Nest's buffered logs (a retry
+    // notice, the error with its stack) are printed only once it succeeded.
+    autoFlushLogs: false,
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
+  app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
   new HttpMetrics(app.get(MetricsService)).install(fastify);

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { describeTlsFailure, tlsFailureOf } from '@genhub/config';
 
 export type ReadinessCheck = () => Promise<void>;
 
 /**
  * Modules that own a connection (database, Redis, storage) register a check
- * here; `/ready` answers 200 only when every check passes.
+ * here; `/ready` answers 200 only when every check passes. A check that
+ * failed because of TLS says so (`failed: TLS: certificate not trusted (…)`),
+ * whatever wrapped the error on its way up (decision 0138).
  */
 @Injectable()
 export class ReadinessRegistry {
@@ -21,7 +24,9 @@ export class ReadinessRegistry {
           await withTimeout(check(), timeoutMs);
           return [name, 'ok'] as const;
         } catch (error) {
-          return [name, `failed: ${(error as Error).message}`] as const;
+          const tls = tlsFailureOf(error);
+          const reason = tls ? describeTlsFailure(tls) : (error as Error).message;
+          return [name, `failed: ${reason}`] as const;
         }
       }),
     );

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Agent as HttpsAgent } from 'node:https';
 import { Readable, pipeline } from 'node:stream';
 import {
   ObjectStorage,
@@ -32,6 +33,7 @@ import {
   urlForKey,
 } from '../util/object-key.util';
 import { SizeLimitStream } from '../util/size-limit.stream';
+import { s3TlsError } from './s3-tls-error.util';
 import {
   DOWNLOAD_CONTENT_TYPE,
   OBJECT_CACHE_CONTROL,
@@ -46,6 +48,8 @@ export interface S3StorageOptions {
   secretAccessKey?: string;
   forcePathStyle: boolean;
   cdnUrl: string;
+  /** S3_TLS_CA: the CAs an https endpoint's certificate is verified against (the system's and a private one). */
+  trustedCas?: string[];
   /** Multipart part size for streamed bodies (S3 minimum 5 MiB). */
   partSize?: number;
 }
@@ -72,6 +76,11 @@ export class S3Storage implements ObjectStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     };
+    // A private CA (S3_TLS_CA): the SDK's own Node handler, with an agent that trusts it too.
+    if (options.trustedCas)
+      config.requestHandler = {
+        httpsAgent: new HttpsAgent({ keepAlive: true, ca: options.trustedCas }),
+      };
     if (options.accessKeyId && options.secretAccessKey) {
       config.credentials = {
         accessKeyId: options.accessKeyId,
@@ -79,6 +88,18 @@ export class S3Storage implements ObjectStorage {
       };
     }
     this.client = new S3Client(config);
+    // Every command (lib-storage's uploads too): a TLS failure in words, taken
+    // where the request is sent (before the SDK's retries rewrap the error).
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          throw s3TlsError(error, options.endpoint, !!options.trustedCas) ?? error;
+        }
+      },
+      { step: 'deserialize', priority: 'low', name: 'tlsFailureInWords' },
+    );
   }
 
   private get bucket(): string {

@@ -1,4 +1,4 @@
-import { StorageConfig } from '@genhub/config';
+import { StorageConfig, trustedCas } from '@genhub/config';
 import { ObjectStorage } from '../object-storage.types';
 import { S3Storage } from './s3-storage.adapter';
 
@@ -11,5 +11,6 @@ export function createS3Storage(config: StorageConfig): ObjectStorage {
     secretAccessKey: config.S3_SECRET_ACCESS_KEY,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
     cdnUrl: config.cdnUrl,
+    trustedCas: trustedCas(config.S3_TLS_CA),
   });
 }

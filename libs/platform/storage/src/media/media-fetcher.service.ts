@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { Readable } from 'node:stream';
+import { describeTlsFailure, tlsFailureOf } from '@genhub/config';
 import { TaskCode } from '@genhub/errors';
 import { checkOutboundUrl, guardedLookup } from '@genhub/outbound';
 import { ObjectStorage, StoredStream } from '../object-storage.types';
@@ -32,6 +33,8 @@ export interface MediaFetcherOptions {
   allowPrivateNetwork: boolean;
   timeoutMs?: number;
   maxRedirects?: number;
+  /** OUTBOUND_TLS_CA: the CAs https media hosts are verified against (the system's and a private one); unset: the system's. */
+  trustedCas?: string[];
 }
 
 export interface FetchedMedia {
@@ -55,7 +58,11 @@ export class MediaFetcher {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRedirects = options.maxRedirects ?? 3;
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(options.allowPrivateNetwork), timeout: this.timeoutMs },
+      connect: {
+        lookup: guardedLookup(options.allowPrivateNetwork),
+        timeout: this.timeoutMs,
+        ...(options.trustedCas ? { ca: options.trustedCas } : {}),
+      },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
@@ -178,6 +185,8 @@ async function readLimited(body: Readable, limit: number): Promise<Buffer> {
 
 function describe(error: unknown, timeout: AbortSignal): string {
   if (timeout.aborted) return 'timed out';
+  const tls = tlsFailureOf(error);
+  if (tls) return describeTlsFailure(tls);
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code;
   if (code === 'EPRIVATEADDRESS' || e.cause?.code === 'EPRIVATEADDRESS') {

@@ -1,3 +1,4 @@
+import { outboundFetch } from '@genhub/outbound';
 import {
   ChatBackend,
   ChatBackendError,
@@ -158,16 +159,19 @@ export class OpenAiChatBackend implements ChatBackend {
     };
     let response: Response;
     try {
-      response = await fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: stream ? 'text/event-stream' : 'application/json',
-          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+      response = await outboundFetch(
+        `${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: stream ? 'text/event-stream' : 'application/json',
+            ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          },
+          body: JSON.stringify(body),
+          signal,
         },
-        body: JSON.stringify(body),
-        signal,
-      });
+      );
     } catch {
       throw this.interrupted(
         context,

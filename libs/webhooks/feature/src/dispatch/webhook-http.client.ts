@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
+import { describeTlsFailure, tlsFailureOf } from '@genhub/config';
 import { guardedLookup, isPrivateAddress } from '@genhub/outbound';
 
 export interface HttpAttemptResult {
@@ -16,6 +17,8 @@ export interface WebhookHttpOptions {
   allowPrivateNetwork: boolean;
   /** Connections kept per receiver origin. */
   connectionsPerHost: number;
+  /** OUTBOUND_TLS_CA: the CAs https receivers are verified against (the system's and a private one); unset: the system's. */
+  trustedCas?: string[];
 }
 
 /** How much of a receiver's answer is read (then the connection is dropped). */
@@ -36,6 +39,7 @@ export class WebhookHttpClient {
       connect: {
         lookup: guardedLookup(options.allowPrivateNetwork),
         timeout: options.timeoutMs,
+        ...(options.trustedCas ? { ca: options.trustedCas } : {}),
       },
       connections: options.connectionsPerHost,
       headersTimeout: options.timeoutMs,
@@ -101,6 +105,9 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise
 }
 
 function describe(error: unknown): string {
+  // A receiver whose certificate we do not trust: say so, the operator may add its CA.
+  const tls = tlsFailureOf(error);
+  if (tls) return describeTlsFailure(tls);
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const cause = e.cause ?? e;
   switch (cause.code) {

@@ -1,6 +1,8 @@
 import type { UpstreamSettings } from '../../config/providers-file.types';
 import { AdapterError, type RunContext } from '../../contract/model-adapter.types';
+import { describeTlsFailure, tlsFailureOf } from '@genhub/config';
 import { TaskCode } from '@genhub/errors';
+import { outboundFetch } from '@genhub/outbound';
 
 /** A complete upstream answer (the body is read inside the time limit). */
 export interface UpstreamAnswer {
@@ -32,7 +34,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> 
   const signal = AbortSignal.any([call.signal, limit]);
   let answer: UpstreamAnswer;
   try {
-    const res = await fetch(call.url, {
+    const res = await outboundFetch(call.url, {
       method: call.method,
       headers: call.headers,
       body: call.body,
@@ -94,6 +96,9 @@ export function sameOrigin(url: unknown, base: string): string {
 }
 
 function causeOf(error: unknown): string {
+  // An upstream whose certificate we do not trust: say so (OUTBOUND_TLS_CA may add its CA).
+  const tls = tlsFailureOf(error);
+  if (tls) return describeTlsFailure(tls);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
