@@ -7,7 +7,17 @@ import { ResponseFamily } from './response-family.util';
  * `{code, error}` (`error` nested `{code, error}` for some codes), `/api/v3/`
  * the envelope with `data: null`, chat the chat-completions error object.
  */
-export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto;
+export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto | ReplicateErrorBody;
+
+/**
+ * The Replicate-compatible family (decision 0137): Replicate's problem object,
+ * which its client puts whole in `ApiError.message` (with the status).
+ */
+export interface ReplicateErrorBody {
+  title: string;
+  detail: string;
+  status: number;
+}
 
 /**
  * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
@@ -81,8 +91,51 @@ const CHAT_ERROR_TYPE = {
   key_wider_than_caller: 'permission_error',
 } as const satisfies Record<AppErrorCode, string>;
 
+/**
+ * The Replicate family's `title` of each code, in Replicate's words where it
+ * has them. Exhaustive, as the maps above.
+ */
+const REPLICATE_ERROR_TITLE = {
+  invalid_request: 'Input validation failed',
+  unknown_provider: 'Invalid version',
+  missing_authorization: 'Unauthenticated',
+  invalid_authorization_format: 'Unauthenticated',
+  invalid_api_key: 'Unauthenticated',
+  insufficient_balance: 'Insufficient credit',
+  account_suspended: 'Forbidden',
+  content_blocked: 'Input validation failed',
+  upload_ticket_refused: 'Forbidden',
+  stream_token_refused: 'Unauthenticated',
+  not_found: 'Not found',
+  model_not_found: 'Not found',
+  conflict: 'Conflict',
+  too_many_streams: 'Too many requests',
+  payload_too_large: 'Request too large',
+  upload_quota_exceeded: 'Request too large',
+  upload_daily_limit_reached: 'Too many requests',
+  uri_too_long: 'Request URL too long',
+  header_fields_too_large: 'Request header fields too large',
+  request_timeout: 'Request timeout',
+  upstream_error: 'Upstream error',
+  service_unavailable: 'Service unavailable',
+  internal: 'Internal server error',
+  api_key_expired: 'Unauthenticated',
+  scope_not_allowed: 'Forbidden',
+  model_not_allowed: 'Forbidden',
+  key_spend_limit_reached: 'Insufficient credit',
+  key_wider_than_caller: 'Forbidden',
+} as const satisfies Record<AppErrorCode, string>;
+
+/** Bad input is 422 in Replicate's API (and its client's reading), 400 elsewhere. */
+const REPLICATE_STATUS: Partial<Record<AppErrorCode, number>> = {
+  invalid_request: 422,
+  unknown_provider: 422,
+  content_blocked: 422,
+};
+
 /** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
-export function httpStatus(error: AppException): number {
+export function httpStatus(error: AppException, family?: ResponseFamily): number {
+  if (family === 'replicate') return REPLICATE_STATUS[error.code] ?? APP_ERRORS[error.code].status;
   return APP_ERRORS[error.code].status;
 }
 
@@ -102,6 +155,12 @@ export function errorBody(family: ResponseFamily, error: AppException): ErrorBod
       return { code: httpStatus(error), error: error.message };
     case 'v3':
       return { code: httpStatus(error), message: error.message, data: null };
+    case 'replicate':
+      return {
+        title: REPLICATE_ERROR_TITLE[error.code],
+        detail: error.message,
+        status: httpStatus(error, family),
+      };
     case 'chat': {
       const type = CHAT_ERROR_TYPE[error.code];
       if (type === 'standard') return standardBody(error);

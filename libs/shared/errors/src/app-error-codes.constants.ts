@@ -252,3 +252,22 @@ export function uploadDailyLimitMessage(perDay: number): string {
 export function modelNotFoundMessage(model: string): string {
   return `The model \`${model}\` does not exist or you do not have access to it.`;
 }
+
+/** The Replicate-compatible 404 of an `owner/name` that is no model of ours (decision 0137). */
+export function replicateModelNotFoundMessage(model: string): string {
+  return `Model not found: ${model}. Models are named {provider_id}/{model_id}; GET /replicate/v1/models/{provider_id}/{model_id} shows one`;
+}
+
+/** The Replicate-compatible 422 of a model run by name while it has several versions (run types). */
+export function replicateModelHasVersionsMessage(model: string, versions: string[]): string {
+  return `The model ${model} has several versions (${versions.join(', ')}): create the prediction with one of them, as version in POST /replicate/v1/predictions or as ${model}:<version> in run()`;
+}
+
+/** The Replicate-compatible 422 of a version id that names no model of ours. */
+export function replicateInvalidVersionMessage(version: string): string {
+  return `Invalid version or not permitted: ${version}. A version id is {provider_id}~{model_id}~{run_type}`;
+}
+
+/** The Replicate-compatible 422 of a `Prefer` header it cannot honour. */
+export const REPLICATE_INVALID_PREFER_MESSAGE =
+  'Invalid Prefer header: give wait, or wait=n with n from 1 to 60 (seconds)';

@@ -1,0 +1,247 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import {
+  ApiKeyGuard,
+  assertModelAllowed,
+  AuthenticatedAccount,
+  CurrentAccount,
+  RequiresScope,
+} from '@genhub/accounts-feature';
+import {
+  AppException,
+  replicateInvalidVersionMessage,
+  replicateModelHasVersionsMessage,
+  replicateModelNotFoundMessage,
+} from '@genhub/errors';
+import { ModelCatalogue } from '@genhub/providers';
+import { DeleteTaskUseCase, SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
+import { isTerminal, TaskRepository } from '@genhub/tasks-data-access';
+import {
+  ListTasksUseCase,
+  type ReplicatePrediction,
+  replicatePredictionOf,
+  replicateVersionOf,
+  slugOfReplicateVersion,
+} from '@genhub/tasks-feature';
+import { PublicLinks } from '../transport/public-links.service';
+import { submitInput } from '../tasks/submit-request.util';
+import {
+  decodeListCursor,
+  encodeListCursor,
+  parseCreateBody,
+  parsePrefer,
+  type ReplicateCreateBody,
+} from './replicate-request.util';
+
+/** Replicate's API root under the gateway: the client's `baseUrl` (decision 0137). */
+export const REPLICATE_ROOT = 'replicate/v1';
+
+/** A page of `GET /predictions`, as Replicate pages its lists. */
+export interface ReplicatePage<T> {
+  previous: string | null;
+  next: string | null;
+  results: T[];
+}
+
+/**
+ * The Replicate-compatible prediction routes (decision 0137), so code written
+ * for Replicate's official client runs against genhub with `baseUrl` and a
+ * genhub key: a third transport over the same engine, ledger and keys as
+ * `/v1` and `/api/v3` (one validation, one billing path, one error catalogue
+ * answered in Replicate's problem shape). A Replicate `owner/name` is a
+ * genhub `provider/model`; a version is one of its run types.
+ */
+@ApiExcludeController()
+@Controller(REPLICATE_ROOT)
+@UseGuards(ApiKeyGuard)
+export class ReplicatePredictionsController {
+  constructor(
+    private readonly catalogue: ModelCatalogue,
+    private readonly submit: SubmitTaskUseCase,
+    private readonly syncSubmit: SyncSubmitUseCase,
+    private readonly deleteTask: DeleteTaskUseCase,
+    private readonly listTasks: ListTasksUseCase,
+    private readonly tasks: TaskRepository,
+    private readonly links: PublicLinks,
+  ) {}
+
+  @Post('models/:owner/:name/predictions')
+  @RequiresScope('tasks:write')
+  @HttpCode(201)
+  async createForModel(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('owner') owner: string,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Headers('prefer') prefer?: string,
+  ): Promise<ReplicatePrediction> {
+    const model = `${owner}/${name}`;
+    const versions = this.catalogue.all().filter((d) => `${d.provider}/${d.model}` === model);
+    if (versions.length === 0)
+      throw new AppException('not_found', { message: replicateModelNotFoundMessage(model) });
+    if (versions.length > 1)
+      throw new AppException('invalid_request', {
+        message: replicateModelHasVersionsMessage(
+          model,
+          versions.map((d) => replicateVersionOf(d.slug)),
+        ),
+        fields: ['version'],
+      });
+    const create = parseCreateBody(body, false);
+    return this.create(account, versions[0].slug, create, request, parsePrefer(prefer));
+  }
+
+  @Post('predictions')
+  @RequiresScope('tasks:write')
+  @HttpCode(201)
+  async createForVersion(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Headers('prefer') prefer?: string,
+  ): Promise<ReplicatePrediction> {
+    const create = parseCreateBody(body, true);
+    const version = create.version as string;
+    const slug = slugOfReplicateVersion(version);
+    if (!slug || !this.catalogue.find(slug))
+      throw new AppException('invalid_request', {
+        message: replicateInvalidVersionMessage(version),
+        fields: ['version'],
+      });
+    return this.create(account, slug, create, request, parsePrefer(prefer));
+  }
+
+  @Get('predictions')
+  @RequiresScope('tasks:read')
+  async list(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Query('cursor') cursor: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<ReplicatePage<ReplicatePrediction>> {
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw new AppException('invalid_request', {
+        message: 'Invalid cursor: give it once',
+        fields: ['cursor'],
+      });
+    const trail = cursor ? decodeListCursor(cursor) : [];
+    const page = await this.listTasks.execute({
+      accountId: account.id,
+      query: { cursor: trail[trail.length - 1], include: 'input' },
+    });
+    const base = this.baseUrl(request);
+    const pageUrl = (path: string[]) =>
+      path.length === 0
+        ? `${base}/predictions`
+        : `${base}/predictions?cursor=${encodeListCursor(path)}`;
+    return {
+      previous: trail.length > 0 ? pageUrl(trail.slice(0, -1)) : null,
+      next: page.next_cursor ? pageUrl([...trail, page.next_cursor]) : null,
+      results: page.items.map((item) =>
+        replicatePredictionOf(
+          {
+            id: item.id,
+            model: item.model,
+            status: item.status,
+            input: item.input ?? {},
+            outputs: item.outputs,
+            error: item.error,
+            timings: item.timings ?? null,
+            createdAt: new Date(item.created_at),
+            // The history pages carry no run times; GET /predictions/{id} has them.
+            startedAt: null,
+            finishedAt: null,
+          },
+          base,
+        ),
+      ),
+    };
+  }
+
+  @Get('predictions/:id')
+  @RequiresScope('tasks:read')
+  async get(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<ReplicatePrediction> {
+    const task = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
+    if (!task) throw new AppException('not_found');
+    return replicatePredictionOf(task, this.baseUrl(request));
+  }
+
+  /**
+   * An open prediction is deleted as `DELETE /api/v3/predictions/{id}` deletes
+   * it (a started run is stopped and charged, a waiting one released) and
+   * answers `canceled`; a finished one is answered unchanged, as Replicate does.
+   */
+  @Post('predictions/:id/cancel')
+  @RequiresScope('tasks:write')
+  @HttpCode(200)
+  async cancel(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<ReplicatePrediction> {
+    const task = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
+    if (!task) throw new AppException('not_found');
+    if (task.status === 'deleted' || isTerminal(task.status))
+      return replicatePredictionOf(task, this.baseUrl(request));
+    await this.deleteTask.execute({ accountId: account.id, taskId: id });
+    const canceled = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
+    return replicatePredictionOf(canceled ?? task, this.baseUrl(request));
+  }
+
+  /** Submits through the engine (reserving the price in the task's own statement), waiting if asked. */
+  private async create(
+    account: AuthenticatedAccount,
+    slug: string,
+    create: ReplicateCreateBody,
+    request: FastifyRequest,
+    waitMs: number | undefined,
+  ): Promise<ReplicatePrediction> {
+    assertModelAllowed(account, slug);
+    const [provider, model, runType] = slug.split('/');
+    const base = this.baseUrl(request);
+    const input = {
+      ...submitInput(
+        account,
+        { provider, model, runType },
+        create.input,
+        { webhook: create.webhook },
+        request,
+        undefined,
+      ),
+      webhookFormat: { kind: 'replicate' as const, base_url: base, events: create.events },
+    };
+    const id =
+      waitMs === undefined
+        ? (await this.submit.execute(input)).id
+        : (await this.syncSubmit.execute(input, waitMs)).id;
+    const task = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
+    if (!task) throw new AppException('not_found');
+    // A wait that ran out answers `starting`: the client's run() polls only that status.
+    return replicatePredictionOf(
+      task,
+      base,
+      waitMs !== undefined && !isTerminal(task.status) ? 'starting' : undefined,
+    );
+  }
+
+  /** The API root the client called (PUBLIC_BASE_URL when set, as every link of the gateway). */
+  private baseUrl(request: FastifyRequest): string {
+    return `${this.links.origin(request)}/${REPLICATE_ROOT}`;
+  }
+}
