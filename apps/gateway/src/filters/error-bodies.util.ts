@@ -1,23 +1,20 @@
-import type { ChatErrorDto, V1ErrorDto, V3ErrorDto } from '@genhub/contracts/server';
-import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
+import type {
+  ChatErrorDto,
+  ReplicateErrorDto,
+  V1ErrorDto,
+  V3ErrorDto,
+} from '@genhub/contracts/server';
+import { APP_ERRORS, AppErrorCode, AppException, replicateStatus } from '@genhub/errors';
 import { ResponseFamily } from './response-family.util';
 
 /**
- * The three error shapes of the contracts (decision 0010): `/v1/` and admin
+ * The error shapes of the contracts (decision 0010): `/v1/` and admin
  * `{code, error}` (`error` nested `{code, error}` for some codes), `/api/v3/`
- * the envelope with `data: null`, chat the chat-completions error object.
+ * the envelope with `data: null`, chat the chat-completions error object, and
+ * Replicate's problem object `{title, detail, status}` on `/replicate/v1/`
+ * (decision 0137), which its client quotes whole in `ApiError.message`.
  */
-export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto | ReplicateErrorBody;
-
-/**
- * The Replicate-compatible family (decision 0137): Replicate's problem object,
- * which its client puts whole in `ApiError.message` (with the status).
- */
-export interface ReplicateErrorBody {
-  title: string;
-  detail: string;
-  status: number;
-}
+export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto | ReplicateErrorDto;
 
 /**
  * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
@@ -126,16 +123,10 @@ const REPLICATE_ERROR_TITLE = {
   key_wider_than_caller: 'Forbidden',
 } as const satisfies Record<AppErrorCode, string>;
 
-/** Bad input is 422 in Replicate's API (and its client's reading), 400 elsewhere. */
-const REPLICATE_STATUS: Partial<Record<AppErrorCode, number>> = {
-  invalid_request: 422,
-  unknown_provider: 422,
-  content_blocked: 422,
-};
-
 /** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
 export function httpStatus(error: AppException, family?: ResponseFamily): number {
-  if (family === 'replicate') return REPLICATE_STATUS[error.code] ?? APP_ERRORS[error.code].status;
+  // Bad input is 422 in Replicate's API (and its client's reading), 400 elsewhere.
+  if (family === 'replicate') return replicateStatus(error.code);
   return APP_ERRORS[error.code].status;
 }
 

@@ -1,5 +1,5 @@
-import { Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Req, UseGuards } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   AnyValidKey,
@@ -10,8 +10,16 @@ import {
   RequiresScope,
 } from '@genhub/accounts-feature';
 import { AccountRepository } from '@genhub/accounts-data-access';
-import { inputJsonSchema } from '@genhub/contracts/server';
 import {
+  inputJsonSchema,
+  ReplicateModelDto,
+  ReplicateRoute,
+  ReplicateVersionDto,
+  ReplicateVersionPageDto,
+  ReplicateWebhookSecretDto,
+} from '@genhub/contracts/server';
+import {
+  AppErrorCode,
   AppException,
   replicateInvalidVersionMessage,
   replicateModelNotFoundMessage,
@@ -69,7 +77,13 @@ function versionOf(definition: ModelDefinition): ReplicateVersion {
  * `run('owner/name:version')` and `POST /predictions` take), and the account's
  * webhook signing secret where Replicate's client reads it.
  */
-@ApiExcludeController()
+/** The path's model: a genhub provider and model. */
+const OwnerAndName = (): MethodDecorator =>
+  applyDecorators(
+    ApiParam({ name: 'owner', description: 'The provider id.', example: 'local' }),
+    ApiParam({ name: 'name', description: 'The model id.', example: 'video' }),
+  );
+
 @Controller(REPLICATE_ROOT)
 @UseGuards(ApiKeyGuard)
 export class ReplicateModelsController {
@@ -81,6 +95,14 @@ export class ReplicateModelsController {
 
   @Get('models/:owner/:name')
   @AnyValidKey()
+  @ReplicateRoute({
+    operationId: 'replicateGetModel',
+    tag: 'Replicate',
+    summary: 'Get a model (Replicate-compatible)',
+    ok: { description: 'The model.', type: ReplicateModelDto },
+    errors: [AppErrorCode.NotFound],
+  })
+  @OwnerAndName()
   model(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('owner') owner: string,
@@ -108,6 +130,15 @@ export class ReplicateModelsController {
 
   @Get('models/:owner/:name/versions')
   @AnyValidKey()
+  @ReplicateRoute({
+    operationId: 'replicateListModelVersions',
+    tag: 'Replicate',
+    summary: 'List a model’s versions (Replicate-compatible)',
+    description: 'Its run types the key may use, each with its input schema.',
+    ok: { description: 'The versions, one page.', type: ReplicateVersionPageDto },
+    errors: [AppErrorCode.NotFound],
+  })
+  @OwnerAndName()
   versionList(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('owner') owner: string,
@@ -122,6 +153,15 @@ export class ReplicateModelsController {
 
   @Get('models/:owner/:name/versions/:version')
   @AnyValidKey()
+  @ReplicateRoute({
+    operationId: 'replicateGetModelVersion',
+    tag: 'Replicate',
+    summary: 'Get a model version (Replicate-compatible)',
+    ok: { description: 'The version.', type: ReplicateVersionDto },
+    errors: [AppErrorCode.NotFound],
+  })
+  @OwnerAndName()
+  @ApiParam({ name: 'version', example: 'local~video~text-to-video' })
   version(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('owner') owner: string,
@@ -139,6 +179,15 @@ export class ReplicateModelsController {
   /** The signing secret of the account's webhooks (every key of the account sees the same). */
   @Get('webhooks/default/secret')
   @RequiresScope('tasks:write')
+  @ReplicateRoute({
+    operationId: 'replicateGetWebhookSecret',
+    tag: 'Replicate',
+    summary: 'Get the webhook signing secret (Replicate-compatible)',
+    description:
+      'The `whsec_` secret the account’s webhooks are signed with; check a delivery with the client’s `validateWebhook`.',
+    ok: { description: 'The secret.', type: ReplicateWebhookSecretDto },
+    errors: [AppErrorCode.ScopeNotAllowed],
+  })
   async webhookSecret(@CurrentAccount() account: AuthenticatedAccount): Promise<{ key: string }> {
     const key = await this.accounts.findWebhookSecret(account.id);
     if (!key) throw new AppException('not_found');

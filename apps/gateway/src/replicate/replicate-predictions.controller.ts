@@ -10,7 +10,7 @@ import {
   Req,
   UseGuards,
 } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   ApiKeyGuard,
@@ -20,6 +20,13 @@ import {
   RequiresScope,
 } from '@genhub/accounts-feature';
 import {
+  ReplicateCreatePredictionDto,
+  ReplicatePredictionDto,
+  ReplicatePredictionPageDto,
+  ReplicateRoute,
+} from '@genhub/contracts/server';
+import {
+  AppErrorCode,
   AppException,
   replicateInvalidVersionMessage,
   replicateModelHasVersionsMessage,
@@ -63,7 +70,25 @@ export interface ReplicatePage<T> {
  * answered in Replicate's problem shape). A Replicate `owner/name` is a
  * genhub `provider/model`; a version is one of its run types.
  */
-@ApiExcludeController()
+/** What both create routes take besides their body. */
+const PREFER_HEADER = ApiHeader({
+  name: 'prefer',
+  required: false,
+  description:
+    '`wait` (up to 60 s) or `wait=n` (1–60 s): answer once the prediction ended, or `starting` when the wait ran out.',
+});
+
+/** The create routes' refusals beyond every route's. */
+const CREATE_ERRORS = [
+  AppErrorCode.InvalidRequest,
+  AppErrorCode.InsufficientBalance,
+  AppErrorCode.KeySpendLimitReached,
+  AppErrorCode.NotFound,
+  AppErrorCode.ContentBlocked,
+  AppErrorCode.ScopeNotAllowed,
+  AppErrorCode.ModelNotAllowed,
+] as const;
+
 @Controller(REPLICATE_ROOT)
 @UseGuards(ApiKeyGuard)
 export class ReplicatePredictionsController {
@@ -80,6 +105,19 @@ export class ReplicatePredictionsController {
   @Post('models/:owner/:name/predictions')
   @RequiresScope('tasks:write')
   @HttpCode(201)
+  @ReplicateRoute({
+    operationId: 'replicateCreateModelPrediction',
+    tag: 'Replicate',
+    summary: 'Create a prediction of a model (Replicate-compatible)',
+    description:
+      'The submit of the model’s one run type (same input schema, price, key limits and webhook rules as `/v1`); a model with several run types is a 422 naming its versions: use `POST /replicate/v1/predictions`.',
+    ok: { status: 201, description: 'The prediction.', type: ReplicatePredictionDto },
+    errors: [...CREATE_ERRORS],
+  })
+  @ApiParam({ name: 'owner', description: 'The provider id.', example: 'local' })
+  @ApiParam({ name: 'name', description: 'The model id.', example: 'simulator' })
+  @ApiBody({ type: ReplicateCreatePredictionDto })
+  @PREFER_HEADER
   async createForModel(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('owner') owner: string,
@@ -107,6 +145,17 @@ export class ReplicatePredictionsController {
   @Post('predictions')
   @RequiresScope('tasks:write')
   @HttpCode(201)
+  @ReplicateRoute({
+    operationId: 'replicateCreatePrediction',
+    tag: 'Replicate',
+    summary: 'Create a prediction of a version (Replicate-compatible)',
+    description:
+      'The submit of the run type the `version` names (`{provider_id}~{model_id}~{run_type}`); an unknown version is a 422.',
+    ok: { status: 201, description: 'The prediction.', type: ReplicatePredictionDto },
+    errors: [...CREATE_ERRORS],
+  })
+  @ApiBody({ type: ReplicateCreatePredictionDto })
+  @PREFER_HEADER
   async createForVersion(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: unknown,
@@ -126,6 +175,16 @@ export class ReplicatePredictionsController {
 
   @Get('predictions')
   @RequiresScope('tasks:read')
+  @ReplicateRoute({
+    operationId: 'replicateListPredictions',
+    tag: 'Replicate',
+    summary: 'List predictions (Replicate-compatible)',
+    description:
+      'The caller’s predictions, newest first, 20 a page; `next` and `previous` are absolute URLs to follow as given.',
+    ok: { description: 'A page of predictions.', type: ReplicatePredictionPageDto },
+    errors: [AppErrorCode.InvalidRequest],
+  })
+  @ApiQuery({ name: 'cursor', required: false, description: 'Set by the `next`/`previous` links.' })
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Query('cursor') cursor: unknown,
@@ -172,6 +231,14 @@ export class ReplicatePredictionsController {
 
   @Get('predictions/:id')
   @RequiresScope('tasks:read')
+  @ReplicateRoute({
+    operationId: 'replicateGetPrediction',
+    tag: 'Replicate',
+    summary: 'Get a prediction (Replicate-compatible)',
+    description: 'A deleted task reads `canceled`.',
+    ok: { description: 'The prediction.', type: ReplicatePredictionDto },
+    errors: [AppErrorCode.NotFound],
+  })
   async get(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('id') id: string,
@@ -190,6 +257,15 @@ export class ReplicatePredictionsController {
   @Post('predictions/:id/cancel')
   @RequiresScope('tasks:write')
   @HttpCode(200)
+  @ReplicateRoute({
+    operationId: 'replicateCancelPrediction',
+    tag: 'Replicate',
+    summary: 'Cancel a prediction (Replicate-compatible)',
+    description:
+      'An open prediction is deleted as `DELETE /api/v3/predictions/{task_id}` deletes it (a started run is stopped and charged, a waiting one released) and answers `canceled`; a finished one is answered unchanged.',
+    ok: { description: 'The prediction.', type: ReplicatePredictionDto },
+    errors: [AppErrorCode.NotFound, AppErrorCode.Conflict],
+  })
   async cancel(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param('id') id: string,

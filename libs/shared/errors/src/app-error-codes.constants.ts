@@ -271,3 +271,21 @@ export function replicateInvalidVersionMessage(version: string): string {
 /** The Replicate-compatible 422 of a `Prefer` header it cannot honour. */
 export const REPLICATE_INVALID_PREFER_MESSAGE =
   'Invalid Prefer header: give wait, or wait=n with n from 1 to 60 (seconds)';
+
+/**
+ * Where the Replicate-compatible routes answer another status than the
+ * catalogue's: bad input is 422 there, as Replicate answers it (decision 0137).
+ */
+export const REPLICATE_STATUS_OVERRIDES = {
+  invalid_request: 422,
+  unknown_provider: 422,
+  content_blocked: 422,
+} as const satisfies Partial<Record<AppErrorCode, number>>;
+
+/** The status of a code on the Replicate-compatible routes. */
+export function replicateStatus(code: AppErrorCode): number {
+  return (
+    (REPLICATE_STATUS_OVERRIDES as Partial<Record<AppErrorCode, number>>)[code] ??
+    APP_ERRORS[code].status
+  );
+}
