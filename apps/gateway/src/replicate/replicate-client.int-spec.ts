@@ -196,6 +196,11 @@ describe('the official replicate client against genhub', () => {
         }),
       ),
     ).toMatchObject({ status: 422, body: { detail: expect.stringContaining('webhook_events') } });
+    // What genhub does not offer answers 404 in the same shape.
+    expect(await refusal(replicate.trainings.list())).toEqual({
+      status: 404,
+      body: { title: 'Not found', detail: 'Not found', status: 404 },
+    });
     expect(await refusal(client('gh_not-a-key').predictions.list())).toEqual({
       status: 401,
       body: { title: 'Unauthenticated', detail: 'Invalid or revoked API key', status: 401 },
