@@ -241,6 +241,31 @@ describe('the official replicate client against genhub', () => {
       },
     });
     expect(await balanceOf(poor)).toBe(0);
+
+    // A key's spend limit short of the price: 402 too, in the key limit's words.
+    const funded = await fetch(`${platform.gateway}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: admin(),
+      body: JSON.stringify({ balance: 1 }),
+    });
+    const { id: fundedId } = (await funded.json()) as { id: string };
+    const capped = await fetch(`${platform.gateway}/admin/v1/accounts/${fundedId}/api-keys`, {
+      method: 'POST',
+      headers: admin(),
+      body: JSON.stringify({ spend_limit: { amount: 0.0005, period: 'day' } }),
+    });
+    const cappedKey = ((await capped.json()) as { key: string }).key;
+    expect(
+      await refusal(client(cappedKey).run('local/simulator', { input: { prompt: 'x' } })),
+    ).toEqual({
+      status: 402,
+      body: {
+        title: 'Insufficient credit',
+        detail: expect.stringContaining('API key spend limit reached'),
+        status: 402,
+      },
+    });
+    expect(await balanceOf(cappedKey)).toBe(1);
   }, 30_000);
 
   it('webhooks: signed as Replicate signs them, only for the events asked for', async () => {
