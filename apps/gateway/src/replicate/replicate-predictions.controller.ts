@@ -47,8 +47,11 @@ import { submitInput } from '../tasks/submit-request.util';
 import {
   decodeListCursor,
   encodeListCursor,
+  type ListTrail,
+  nextTrail,
   parseCreateBody,
   parsePrefer,
+  previousTrail,
   type ReplicateCreateBody,
 } from './replicate-request.util';
 
@@ -195,19 +198,18 @@ export class ReplicatePredictionsController {
         message: 'Invalid cursor: give it once',
         fields: ['cursor'],
       });
-    const trail = cursor ? decodeListCursor(cursor) : [];
+    const trail = cursor ? decodeListCursor(cursor) : undefined;
     const page = await this.listTasks.execute({
       accountId: account.id,
-      query: { cursor: trail[trail.length - 1], include: 'input' },
+      query: { cursor: trail?.pages[trail.pages.length - 1], include: 'input' },
     });
     const base = this.baseUrl(request);
-    const pageUrl = (path: string[]) =>
-      path.length === 0
-        ? `${base}/predictions`
-        : `${base}/predictions?cursor=${encodeListCursor(path)}`;
+    const pageUrl = (to: ListTrail | 'first') =>
+      to === 'first' ? `${base}/predictions` : `${base}/predictions?cursor=${encodeListCursor(to)}`;
+    const previous = previousTrail(trail);
     return {
-      previous: trail.length > 0 ? pageUrl(trail.slice(0, -1)) : null,
-      next: page.next_cursor ? pageUrl([...trail, page.next_cursor]) : null,
+      previous: previous ? pageUrl(previous) : null,
+      next: page.next_cursor ? pageUrl(nextTrail(trail, page.next_cursor)) : null,
       results: page.items.map((item) =>
         replicatePredictionOf(
           {

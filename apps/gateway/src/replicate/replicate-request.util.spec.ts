@@ -2,8 +2,11 @@ import { AppException } from '@genhub/errors';
 import {
   decodeListCursor,
   encodeListCursor,
+  MAX_TRAIL,
+  nextTrail,
   parseCreateBody,
   parsePrefer,
+  previousTrail,
 } from './replicate-request.util';
 
 /** The refusal `run` throws: its message and the field it names. */
@@ -66,13 +69,30 @@ describe('reading a Replicate request', () => {
     });
   });
 
-  it('carries the trail of page cursors, and refuses a cursor it did not write', () => {
-    const trail = ['abc', 'def'];
+  it('carries the trail of page cursors, bounded, and refuses a cursor it did not write', () => {
+    const trail = { pages: ['abc', 'def'], cut: false };
     expect(decodeListCursor(encodeListCursor(trail))).toEqual(trail);
+    expect(previousTrail(undefined)).toBeNull();
+    expect(previousTrail({ pages: ['abc'], cut: false })).toBe('first');
+    expect(previousTrail(trail)).toEqual({ pages: ['abc'], cut: false });
+    // However deep the pages go, a link carries at most MAX_TRAIL cursors.
+    let deep = nextTrail(undefined, 'c0');
+    for (let i = 1; i < 100; i++) deep = nextTrail(deep, `c${i}`);
+    expect(deep.pages).toHaveLength(MAX_TRAIL);
+    expect(deep).toMatchObject({ cut: true, pages: expect.arrayContaining(['c99', 'c80']) });
+    expect(decodeListCursor(encodeListCursor(deep))).toEqual(deep);
+    let back: ReturnType<typeof previousTrail> = deep;
+    let steps = 0;
+    while (back && back !== 'first') {
+      back = previousTrail(back);
+      steps++;
+    }
+    // Back as far as the kept trail reaches, then no previous (not a wrong "first page").
+    expect([steps, back]).toEqual([MAX_TRAIL, null]);
     for (const bad of [
       'not base64 json',
-      encodeListCursor([]),
-      Buffer.from('[1]').toString('base64url'),
+      encodeListCursor({ pages: [], cut: false }),
+      Buffer.from('{"p":["a"]}').toString('base64url'),
     ])
       expect(refusal(() => decodeListCursor(bad)).fields).toEqual(['cursor']);
   });

@@ -65,25 +65,56 @@ export function parsePrefer(header: string | undefined): number | undefined {
 }
 
 /**
- * A list cursor: the genhub keyset cursors of every page from the first to
- * this one, so `previous` is the same path one step shorter (the engine's
- * keyset pages only go forward).
+ * A list cursor: the genhub keyset cursors of the pages up to this one, so
+ * `previous` is the same trail one shorter (the engine's keyset pages only go
+ * forward). At most MAX_TRAIL are kept, so a link stays short however deep the
+ * pages go; `cut` says earlier ones were dropped (then `previous` ends there).
  */
-export function encodeListCursor(trail: string[]): string {
-  return Buffer.from(JSON.stringify(trail)).toString('base64url');
+export interface ListTrail {
+  pages: string[];
+  cut: boolean;
 }
 
-export function decodeListCursor(cursor: string): string[] {
+/** How many pages back `previous` can lead from the furthest page reached. */
+export const MAX_TRAIL = 20;
+
+export function encodeListCursor(trail: ListTrail): string {
+  return Buffer.from(JSON.stringify({ p: trail.pages, c: trail.cut })).toString('base64url');
+}
+
+export function decodeListCursor(cursor: string): ListTrail {
   try {
-    const trail: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const { p, c } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      p?: unknown;
+      c?: unknown;
+    };
     if (
-      Array.isArray(trail) &&
-      trail.length > 0 &&
-      trail.every((part) => typeof part === 'string' && part !== '')
+      Array.isArray(p) &&
+      p.length > 0 &&
+      p.length <= MAX_TRAIL &&
+      p.every((part) => typeof part === 'string' && part !== '') &&
+      typeof c === 'boolean'
     )
-      return trail as string[];
+      return { pages: p as string[], cut: c };
   } catch {
     // Falls through to the refusal.
   }
   throw invalid('cursor', 'Invalid cursor: follow the next and previous links as given');
+}
+
+/** The trail of the next page: this one's with `next` added, the oldest dropped past MAX_TRAIL. */
+export function nextTrail(trail: ListTrail | undefined, next: string): ListTrail {
+  const pages = [...(trail?.pages ?? []), next];
+  if (pages.length <= MAX_TRAIL) return { pages, cut: trail?.cut ?? false };
+  return { pages: pages.slice(pages.length - MAX_TRAIL), cut: true };
+}
+
+/**
+ * The trail of the previous page: `first` when that is the first page; null
+ * on the first page, and where the trail was cut (earlier pages dropped).
+ */
+export function previousTrail(trail: ListTrail | undefined): ListTrail | 'first' | null {
+  if (!trail) return null;
+  if (trail.pages.length > 1) return { pages: trail.pages.slice(0, -1), cut: trail.cut };
+  return trail.cut ? null : 'first';
 }
