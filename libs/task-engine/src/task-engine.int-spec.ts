@@ -451,6 +451,21 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     expect(report).toMatchObject({ replayed: 0, task_ids: [] });
   });
 
+  it('a delete for open tasks only (a Replicate cancel) leaves a finished task as it is, outputs and all', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await run.execute({ taskId: ack.id });
+    const done = await tasks.findOwnedTask(accountId, ack.id);
+    expect(done?.status).toBe('completed');
+    await expect(del.execute({ accountId, taskId: ack.id, onlyOpen: true })).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'The task already ended',
+    });
+    expect((await tasks.findOwnedTask(accountId, ack.id))?.status).toBe('completed');
+    for (const key of done?.outputKeys ?? []) expect(await storage.stat(key)).toBeDefined();
+    expect(done?.outputKeys?.length).toBeGreaterThan(0);
+  });
+
   it('a foreign account cannot delete: 404, nothing settled', async () => {
     const accountId = await account();
     const ack = await submitTo(accountId);

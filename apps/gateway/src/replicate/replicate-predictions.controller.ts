@@ -277,9 +277,20 @@ export class ReplicatePredictionsController {
     if (!task) throw new AppException('not_found');
     if (task.status === 'deleted' || isTerminal(task.status))
       return replicatePredictionOf(task, this.baseUrl(request));
-    await this.deleteTask.execute({ accountId: account.id, taskId: id });
+    const base = this.baseUrl(request);
+    try {
+      await this.deleteTask.execute({ accountId: account.id, taskId: id, onlyOpen: true });
+    } catch (error) {
+      const ended =
+        error instanceof AppException && error.code === AppErrorCode.Conflict
+          ? await this.tasks.findOwnedTaskEvenDeleted(account.id, id)
+          : undefined;
+      // It ended meanwhile: answered as it ended, its outputs kept.
+      if (ended && isTerminal(ended.status)) return replicatePredictionOf(ended, base);
+      throw error;
+    }
     const canceled = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
-    return replicatePredictionOf(canceled ?? task, this.baseUrl(request));
+    return replicatePredictionOf(canceled ?? task, base);
   }
 
   /** Submits through the engine (reserving the price in the task's own statement), waiting if asked. */

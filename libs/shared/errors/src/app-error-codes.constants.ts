@@ -289,3 +289,6 @@ export function replicateStatus(code: AppErrorCode): number {
     APP_ERRORS[code].status
   );
 }
+
+/** The 409 of a delete asked only for an open task (a Replicate-compatible cancel) that ended. */
+export const TASK_ALREADY_ENDED_MESSAGE = 'The task already ended';
