@@ -33,8 +33,13 @@ import {
   replicateModelNotFoundMessage,
 } from '@genhub/errors';
 import { ModelCatalogue } from '@genhub/providers';
-import { DeleteTaskUseCase, SubmitTaskUseCase, SyncSubmitUseCase } from '@genhub/task-engine';
-import { isTerminal, TaskRepository } from '@genhub/tasks-data-access';
+import {
+  DeleteTaskUseCase,
+  OPEN_STATUSES,
+  SubmitTaskUseCase,
+  SyncSubmitUseCase,
+} from '@genhub/task-engine';
+import { isTerminal, TaskRepository, type TaskStatus } from '@genhub/tasks-data-access';
 import {
   ListTasksUseCase,
   type ReplicatePrediction,
@@ -73,6 +78,9 @@ export interface ReplicatePage<T> {
  * answered in Replicate's problem shape). A Replicate `owner/name` is a
  * genhub `provider/model`; a version is one of its run types.
  */
+/** Created or processing: what a cancel deletes, and what a wait that ran out answers `starting`. */
+const isOpen = (status: TaskStatus): boolean => OPEN_STATUSES.includes(status);
+
 /** What both create routes take besides their body. */
 const PREFER_HEADER = ApiHeader({
   name: 'prefer',
@@ -273,11 +281,10 @@ export class ReplicatePredictionsController {
     @Param('id') id: string,
     @Req() request: FastifyRequest,
   ): Promise<ReplicatePrediction> {
+    const base = this.baseUrl(request);
     const task = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
     if (!task) throw new AppException('not_found');
-    if (task.status === 'deleted' || isTerminal(task.status))
-      return replicatePredictionOf(task, this.baseUrl(request));
-    const base = this.baseUrl(request);
+    if (!isOpen(task.status)) return replicatePredictionOf(task, base);
     try {
       await this.deleteTask.execute({ accountId: account.id, taskId: id, onlyOpen: true });
     } catch (error) {
@@ -325,7 +332,7 @@ export class ReplicatePredictionsController {
     return replicatePredictionOf(
       task,
       base,
-      waitMs !== undefined && !isTerminal(task.status) ? 'starting' : undefined,
+      waitMs !== undefined && isOpen(task.status) ? 'starting' : undefined,
     );
   }
 
