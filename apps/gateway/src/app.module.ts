@@ -18,6 +18,7 @@ import { CdnController } from './cdn/cdn.controller';
 import { ChatHttpModule } from './chat/chat-http.module';
 import { DocsModule } from './docs/docs.module';
 import { KeysHttpModule } from './keys/keys-http.module';
+import { ReplicateHttpModule } from './replicate/replicate-http.module';
 import { FilesController } from './files/files.controller';
 import { MediaUploadsController } from './files/media-uploads.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
@@ -47,6 +48,7 @@ export class AppModule {
         WebhooksHttpModule,
         KeysHttpModule,
         ChatHttpModule.forRoot(),
+        ReplicateHttpModule,
         DocsModule,
       ],
       controllers: [CdnController, FilesController, MediaUploadsController],

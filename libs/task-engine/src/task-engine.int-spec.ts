@@ -9,7 +9,7 @@ import { RedisConfig } from '@genhub/config';
 import { databaseIdentity, GroupCommit } from '@genhub/database';
 import type { AppException } from '@genhub/errors';
 import { QueueName } from '@genhub/queue';
-import { TaskRepository } from '@genhub/tasks-data-access';
+import { TaskRepository, type WebhookFormat } from '@genhub/tasks-data-access';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
@@ -79,7 +79,12 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     return accountId;
   }
 
-  const submitTo = (accountId: string, body: Record<string, unknown> = {}, webhook?: string) =>
+  const submitTo = (
+    accountId: string,
+    body: Record<string, unknown> = {},
+    webhook?: string,
+    webhookFormat?: WebhookFormat,
+  ) =>
     submit.execute({
       accountId,
       accountLevel: 'Bronze',
@@ -88,6 +93,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
       runType: 'test',
       body: { prompt: 'x', ...body },
       webhook,
+      webhookFormat,
     });
 
   /** The billing app's part of a deletion: its SettleTask job, as the billing processor runs it. */
@@ -407,6 +413,57 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     expect(report).toMatchObject({ replayed: 1, task_ids: [ack.id] });
     expect(await until(() => webhooksQueue.getJob(`webhook-${ack.id}-replay-1`))).toBeTruthy();
     expect(await money(accountId, ack.id)).toEqual(before);
+  });
+
+  it('a Replicate webhook: its body is the prediction, and a filter that asks nothing of the end opens no delivery (decision 0137)', async () => {
+    const accountId = await account();
+    const format = (events: WebhookFormat['events']): WebhookFormat => ({
+      kind: 'replicate',
+      base_url: 'https://api.example.com/replicate/v1',
+      events,
+    });
+    const asked = await submitTo(accountId, {}, 'https://example.com/hook', format(['completed']));
+    const unasked = await submitTo(accountId, {}, 'https://example.com/hook', format(['start']));
+    await run.execute({ taskId: asked.id });
+    await run.execute({ taskId: unasked.id });
+    const deliveries: { task_id: string; body: string }[] = await ds.query(
+      `SELECT task_id, body FROM webhooks.deliveries WHERE task_id = ANY($1::uuid[])`,
+      [[asked.id, unasked.id]],
+    );
+    expect(deliveries.map((d) => d.task_id)).toEqual([asked.id]);
+    expect(JSON.parse(deliveries[0].body)).toMatchObject({
+      id: asked.id,
+      status: 'succeeded',
+      version: 'local~simulator~test',
+      urls: { get: `https://api.example.com/replicate/v1/predictions/${asked.id}` },
+    });
+    // Each charged once, as any task; the replay has nothing to send for the unasked one.
+    expect(await money(accountId, unasked.id)).toEqual({
+      reservation: 'captured',
+      charged: 2 * PRICE,
+      reserved: 0,
+    });
+    const report = await new ReplayWebhooksUseCase(ds, recoveryQueues).execute({
+      taskId: unasked.id,
+      minAgeMs: 0,
+      dryRun: false,
+    });
+    expect(report).toMatchObject({ replayed: 0, task_ids: [] });
+  });
+
+  it('a delete for open tasks only (a Replicate cancel) leaves a finished task as it is, outputs and all', async () => {
+    const accountId = await account();
+    const ack = await submitTo(accountId);
+    await run.execute({ taskId: ack.id });
+    const done = await tasks.findOwnedTask(accountId, ack.id);
+    expect(done?.status).toBe('completed');
+    await expect(del.execute({ accountId, taskId: ack.id, onlyOpen: true })).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'The task already ended',
+    });
+    expect((await tasks.findOwnedTask(accountId, ack.id))?.status).toBe('completed');
+    for (const key of done?.outputKeys ?? []) expect(await storage.stat(key)).toBeDefined();
+    expect(done?.outputKeys?.length).toBeGreaterThan(0);
   });
 
   it('a foreign account cannot delete: 404, nothing settled', async () => {

@@ -11,6 +11,8 @@ describe('errorBody', () => {
     expect(responseFamily('/v1/balance')).toBe('v1');
     expect(responseFamily('/api/v3/models')).toBe('v3');
     expect(responseFamily('/admin/v1/accounts')).toBe('admin');
+    expect(responseFamily('/replicate/v1/predictions?cursor=x')).toBe('replicate');
+    expect(responseFamily('/replicatex')).toBe('v1');
     expect(responseFamily('/elsewhere')).toBe('v1');
   });
 
@@ -23,6 +25,27 @@ describe('errorBody', () => {
       expect(errorBody('v1', error)).toHaveProperty('code', status);
       expect(errorBody('chat', error)).toBeDefined();
     }
+  });
+
+  it('answers the replicate family in Replicate’s problem shape, bad input as 422', () => {
+    for (const code of Object.values(AppErrorCode)) {
+      const error = new AppException(code);
+      const body = errorBody('replicate', error) as { title: string; status: number };
+      expect(body).toEqual({
+        title: expect.any(String),
+        detail: error.message,
+        status: body.status,
+      });
+      expect(body.status).toBe(httpStatus(error, 'replicate'));
+      expect(body.title).not.toBe('');
+    }
+    const invalid = new AppException(AppErrorCode.InvalidRequest, { message: 'input is required' });
+    expect([httpStatus(invalid), httpStatus(invalid, 'replicate')]).toEqual([400, 422]);
+    expect(errorBody('replicate', new AppException(AppErrorCode.InsufficientBalance))).toEqual({
+      title: 'Insufficient credit',
+      detail: 'Insufficient balance',
+      status: 402,
+    });
   });
 
   it('nests exactly the unknown provider, insufficient balance and key spend limit on /v1/', () => {

@@ -1,13 +1,20 @@
-import type { ChatErrorDto, V1ErrorDto, V3ErrorDto } from '@genhub/contracts/server';
-import { APP_ERRORS, AppErrorCode, AppException } from '@genhub/errors';
+import type {
+  ChatErrorDto,
+  ReplicateErrorDto,
+  V1ErrorDto,
+  V3ErrorDto,
+} from '@genhub/contracts/server';
+import { APP_ERRORS, AppErrorCode, AppException, replicateStatus } from '@genhub/errors';
 import { ResponseFamily } from './response-family.util';
 
 /**
- * The three error shapes of the contracts (decision 0010): `/v1/` and admin
+ * The error shapes of the contracts (decision 0010): `/v1/` and admin
  * `{code, error}` (`error` nested `{code, error}` for some codes), `/api/v3/`
- * the envelope with `data: null`, chat the chat-completions error object.
+ * the envelope with `data: null`, chat the chat-completions error object, and
+ * Replicate's problem object `{title, detail, status}` on `/replicate/v1/`
+ * (decision 0137), which its client quotes whole in `ApiError.message`.
  */
-export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto;
+export type ErrorBody = V1ErrorDto | V3ErrorDto | ChatErrorDto | ReplicateErrorDto;
 
 /**
  * How `/v1/` writes each code's `error`. Exhaustive: a new catalogue code does
@@ -81,8 +88,45 @@ const CHAT_ERROR_TYPE = {
   key_wider_than_caller: 'permission_error',
 } as const satisfies Record<AppErrorCode, string>;
 
+/**
+ * The Replicate family's `title` of each code, in Replicate's words where it
+ * has them. Exhaustive, as the maps above.
+ */
+const REPLICATE_ERROR_TITLE = {
+  invalid_request: 'Input validation failed',
+  unknown_provider: 'Invalid version',
+  missing_authorization: 'Unauthenticated',
+  invalid_authorization_format: 'Unauthenticated',
+  invalid_api_key: 'Unauthenticated',
+  insufficient_balance: 'Insufficient credit',
+  account_suspended: 'Forbidden',
+  content_blocked: 'Input validation failed',
+  upload_ticket_refused: 'Forbidden',
+  stream_token_refused: 'Unauthenticated',
+  not_found: 'Not found',
+  model_not_found: 'Not found',
+  conflict: 'Conflict',
+  too_many_streams: 'Too many requests',
+  payload_too_large: 'Request too large',
+  upload_quota_exceeded: 'Request too large',
+  upload_daily_limit_reached: 'Too many requests',
+  uri_too_long: 'Request URL too long',
+  header_fields_too_large: 'Request header fields too large',
+  request_timeout: 'Request timeout',
+  upstream_error: 'Upstream error',
+  service_unavailable: 'Service unavailable',
+  internal: 'Internal server error',
+  api_key_expired: 'Unauthenticated',
+  scope_not_allowed: 'Forbidden',
+  model_not_allowed: 'Forbidden',
+  key_spend_limit_reached: 'Insufficient credit',
+  key_wider_than_caller: 'Forbidden',
+} as const satisfies Record<AppErrorCode, string>;
+
 /** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
-export function httpStatus(error: AppException): number {
+export function httpStatus(error: AppException, family?: ResponseFamily): number {
+  // Bad input is 422 in Replicate's API (and its client's reading), 400 elsewhere.
+  if (family === 'replicate') return replicateStatus(error.code);
   return APP_ERRORS[error.code].status;
 }
 
@@ -102,6 +146,12 @@ export function errorBody(family: ResponseFamily, error: AppException): ErrorBod
       return { code: httpStatus(error), error: error.message };
     case 'v3':
       return { code: httpStatus(error), message: error.message, data: null };
+    case 'replicate':
+      return {
+        title: REPLICATE_ERROR_TITLE[error.code],
+        detail: error.message,
+        status: httpStatus(error, family),
+      };
     case 'chat': {
       const type = CHAT_ERROR_TYPE[error.code];
       if (type === 'standard') return standardBody(error);

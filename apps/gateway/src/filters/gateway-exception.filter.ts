@@ -40,9 +40,10 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       error = new AppException(AppErrorCode.Internal);
     }
     if (reply.sent) return;
+    const family = responseFamily(request.url);
     void reply
-      .status(httpStatus(error))
+      .status(httpStatus(error, family))
       .header('content-type', 'application/json; charset=utf-8')
-      .send(errorBody(responseFamily(request.url), error));
+      .send(errorBody(family, error));
   }
 }

@@ -30,11 +30,12 @@ export function answerFrameworkError(
             message: 'Malformed URL: invalid percent-encoding in the path',
           })
         : new AppException(AppErrorCode.InvalidRequest);
+  const family = responseFamily(request.url);
   void reply
-    .status(httpStatus(refusal))
+    .status(httpStatus(refusal, family))
     .header('x-request-id', request.id)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(errorBody(responseFamily(request.url), refusal));
+    .send(errorBody(family, refusal));
 }
 
 /** Node's client error: `code`, and the bytes its parser had received when it gave up. */
@@ -59,9 +60,11 @@ export function answerClientError(error: ClientError, socket: Socket): void {
         ? new AppException(AppErrorCode.RequestTimeout)
         : new AppException(AppErrorCode.InvalidRequest, { message: 'Malformed HTTP request' });
   if (socket.writable) {
-    const body = JSON.stringify(errorBody(responseFamily(requestTarget(error.rawPacket)), refusal));
+    const family = responseFamily(requestTarget(error.rawPacket));
+    const body = JSON.stringify(errorBody(family, refusal));
+    const status = httpStatus(refusal, family);
     socket.end(
-      `HTTP/1.1 ${httpStatus(refusal)} ${STATUS_CODES[httpStatus(refusal)]}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -33,10 +33,20 @@ describe('X-Forwarded-* and the links in answers (in-process gateway, PUBLIC_BAS
       headers: { authorization, ...headers },
       body: { filename: 'cat.png', size: 100 },
     });
-    expect([submitted.status, ticket.status]).toEqual([200, 200]);
+    const replicated = await call(`${gw.url}/replicate/v1/predictions`, {
+      method: 'POST',
+      headers: { authorization, ...headers },
+      body: { version: 'local~simulator~test', input: { prompt: 'and a Replicate one?' } },
+    });
+    expect([submitted.status, ticket.status, replicated.status]).toEqual([200, 200, 201]);
     const submit = (submitted.body as { data: { urls: { get: string } } }).data;
     const upload = (ticket.body as { data: { upload: { url: string } } }).data;
-    return [new URL(submit.urls.get).origin, new URL(upload.upload.url).origin];
+    const prediction = replicated.body as { urls: { get: string } };
+    const origins = [new URL(submit.urls.get).origin, new URL(upload.upload.url).origin];
+    // The Replicate-compatible links follow the same rule, under its root (decision 0137).
+    expect(prediction.urls.get).toMatch(/\/replicate\/v1\/predictions\/[0-9a-f-]{36}$/);
+    expect(new URL(prediction.urls.get).origin).toBe(origins[0]);
+    return origins;
   }
 
   describe('TRUST_PROXY unset (the default)', () => {

@@ -252,3 +252,43 @@ export function uploadDailyLimitMessage(perDay: number): string {
 export function modelNotFoundMessage(model: string): string {
   return `The model \`${model}\` does not exist or you do not have access to it.`;
 }
+
+/** The Replicate-compatible 404 of an `owner/name` that is no model of ours (decision 0137). */
+export function replicateModelNotFoundMessage(model: string): string {
+  return `Model not found: ${model}. Models are named {provider_id}/{model_id}; GET /replicate/v1/models/{provider_id}/{model_id} shows one`;
+}
+
+/** The Replicate-compatible 422 of a model run by name while it has several versions (run types). */
+export function replicateModelHasVersionsMessage(model: string, versions: string[]): string {
+  return `The model ${model} has several versions (${versions.join(', ')}): create the prediction with one of them, as version in POST /replicate/v1/predictions or as ${model}:<version> in run()`;
+}
+
+/** The Replicate-compatible 422 of a version id that names no model of ours. */
+export function replicateInvalidVersionMessage(version: string): string {
+  return `Invalid version or not permitted: ${version}. A version id is {provider_id}~{model_id}~{run_type}`;
+}
+
+/** The Replicate-compatible 422 of a `Prefer` header it cannot honour. */
+export const REPLICATE_INVALID_PREFER_MESSAGE =
+  'Invalid Prefer header: give wait, or wait=n with n from 1 to 60 (seconds)';
+
+/**
+ * Where the Replicate-compatible routes answer another status than the
+ * catalogue's: bad input is 422 there, as Replicate answers it (decision 0137).
+ */
+export const REPLICATE_STATUS_OVERRIDES = {
+  invalid_request: 422,
+  unknown_provider: 422,
+  content_blocked: 422,
+} as const satisfies Partial<Record<AppErrorCode, number>>;
+
+/** The status of a code on the Replicate-compatible routes. */
+export function replicateStatus(code: AppErrorCode): number {
+  return (
+    (REPLICATE_STATUS_OVERRIDES as Partial<Record<AppErrorCode, number>>)[code] ??
+    APP_ERRORS[code].status
+  );
+}
+
+/** The 409 of a delete asked only for an open task (a Replicate-compatible cancel) that ended. */
+export const TASK_ALREADY_ENDED_MESSAGE = 'The task already ended';

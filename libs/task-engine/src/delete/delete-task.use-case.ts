@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DeleteTaskAnswerDto } from '@genhub/contracts/server';
-import { AppException } from '@genhub/errors';
+import { AppException, TASK_ALREADY_ENDED_MESSAGE } from '@genhub/errors';
 import { FairStage, PubSubChannel, JobName, PubSubService } from '@genhub/queue';
 import { OBJECT_STORAGE, ObjectStorage } from '@genhub/storage';
-import { OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
+import { isTerminal, OutboxRepository, TaskRepository } from '@genhub/tasks-data-access';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
 import { settlementFor } from '../rules/settlement.rules';
 import { canTransition } from '../rules/task-lifecycle.rules';
@@ -13,6 +13,11 @@ import { canTransition } from '../rules/task-lifecycle.rules';
 export interface DeleteTaskInput {
   accountId: string;
   taskId: string;
+  /**
+   * Only while it is open (a Replicate-compatible cancel, decision 0137): a task
+   * found completed or failed is left as it is, outputs and all, with a 409.
+   */
+  onlyOpen?: boolean;
 }
 
 const MAX_RACE_RETRIES = 3;
@@ -43,6 +48,8 @@ export class DeleteTaskUseCase {
     for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
       const task = await this.tasks.findOwnedTask(input.accountId, input.taskId);
       if (!task) throw new AppException('not_found');
+      if (input.onlyOpen && isTerminal(task.status))
+        throw new AppException('conflict', { message: TASK_ALREADY_ENDED_MESSAGE });
       const settle = settlementFor({ path: 'deleted', from: task.status });
       if (task.status === 'completed' && task.outputKeys?.length) {
         // Output URLs stop serving at once (before the row says deleted).

@@ -11,7 +11,7 @@ import {
   TaskStatus,
   type TerminalFields,
 } from '@genhub/tasks-data-access';
-import { toWebhookPayload } from '@genhub/tasks-feature';
+import { webhookBodyOf } from '@genhub/tasks-feature';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
 import { allowedSources } from '../rules/task-lifecycle.rules';
 import { settlementFor } from '../rules/settlement.rules';
@@ -92,20 +92,23 @@ export class TaskFinisher {
           },
     );
     const outcome = settlementFor({ path: 'run-ended', status: terminal.status });
-    const webhook = task.webhookUrl
-      ? {
-          delivery: {
-            taskId: task.id,
-            accountId: task.accountId,
-            url: task.webhookUrl,
-            body: JSON.stringify(toWebhookPayload(row)),
-          },
-          job: outboxItem({
-            name: JobName.DeliverWebhook,
-            data: { v: 2, taskId: task.id, accountId: task.accountId, requestId },
-          }),
-        }
-      : undefined;
+    // Its format may send nothing for this ending (a Replicate events filter): then no delivery.
+    const body = task.webhookUrl ? webhookBodyOf(row) : undefined;
+    const webhook =
+      task.webhookUrl && body !== undefined
+        ? {
+            delivery: {
+              taskId: task.id,
+              accountId: task.accountId,
+              url: task.webhookUrl,
+              body,
+            },
+            job: outboxItem({
+              name: JobName.DeliverWebhook,
+              data: { v: 2, taskId: task.id, accountId: task.accountId, requestId },
+            }),
+          }
+        : undefined;
     const ended = await this.lines.run(task.accountId, (manager) =>
       endStatement(manager, {
         id: task.id,

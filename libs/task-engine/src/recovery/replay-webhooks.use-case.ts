@@ -8,7 +8,7 @@ import {
   replayJobId,
 } from '@genhub/queue';
 import { OutboxRepository, taskFromRow } from '@genhub/tasks-data-access';
-import { toWebhookPayload } from '@genhub/tasks-feature';
+import { webhookBodyOf } from '@genhub/tasks-feature';
 import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { RecoveryQueues } from './recovery-queues.service';
 import { RecoveryRepository } from './recovery.repository';
@@ -69,6 +69,10 @@ export class ReplayWebhooksUseCase {
 
     for await (const rows of candidates) {
       for (const row of rows) {
+        const task = taskFromRow(row);
+        // A format that sends nothing for this ending (a Replicate events filter) has nothing to replay.
+        const body = webhookBodyOf(task);
+        if (body === undefined) continue;
         const seen = row.delivery_status
           ? { status: row.delivery_status, attempts: row.delivery_attempts ?? 0 }
           : undefined;
@@ -81,7 +85,6 @@ export class ReplayWebhooksUseCase {
           report.task_ids.push(row.id);
           continue;
         }
-        const task = taskFromRow(row);
         const claimed = await dataSource.transaction(async (manager) => {
           const attempts = await deliveries.claimForReplay(
             manager,
@@ -89,7 +92,7 @@ export class ReplayWebhooksUseCase {
               taskId: task.id,
               accountId: task.accountId,
               url: task.webhookUrl as string,
-              body: JSON.stringify(toWebhookPayload(task)),
+              body,
             },
             seen,
           );

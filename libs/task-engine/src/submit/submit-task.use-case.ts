@@ -12,7 +12,7 @@ import { GroupCommit } from '@genhub/database';
 import { METRICS, MetricsService } from '@genhub/observability';
 import { ChannelName, ModelCatalogue, ModelDefinition } from '@genhub/providers';
 import { JobName } from '@genhub/queue';
-import { NewTask, TaskRepository } from '@genhub/tasks-data-access';
+import { NewTask, TaskRepository, type WebhookFormat } from '@genhub/tasks-data-access';
 import { ContentScreen, EstimatedDurationService, parseOutputPrefix } from '@genhub/tasks-feature';
 import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
 import { Submitted, submitStatement } from '../statements/task-engine.statements';
@@ -32,6 +32,8 @@ export interface SubmitTaskInput {
   runType: string;
   body: unknown;
   webhook?: string;
+  /** How the webhook is written (a Replicate-compatible prediction's, decision 0137); absent: genhub's. */
+  webhookFormat?: WebhookFormat;
   prefix?: string;
   /** Idempotency-Key header (issue 10). */
   idempotencyKey?: string;
@@ -135,6 +137,7 @@ export class SubmitTaskUseCase {
       category: model.category,
       input: body,
       webhookUrl,
+      webhookFormat: webhookUrl ? (input.webhookFormat ?? null) : null,
       outputPrefix: prefix,
       priceUnits,
       timeLimitMs: model.timeLimitMs,

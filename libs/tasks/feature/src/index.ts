@@ -18,3 +18,4 @@ export * from './util/content-screen.util';
 export * from './util/output-prefix.util';
 export * from './util/task-views.util';
 export * from './util/prediction-view.util';
+export * from './util/replicate-prediction.util';

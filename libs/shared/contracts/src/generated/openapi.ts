@@ -524,6 +524,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/replicate/v1/models/{owner}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a model (Replicate-compatible) */
+        get: operations["replicateGetModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/models/{owner}/{name}/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a prediction of a model (Replicate-compatible)
+         * @description The submit of the model’s one run type (same input schema, price, key limits and webhook rules as `/v1`); a model with several run types is a 422 naming its versions: use `POST /replicate/v1/predictions`.
+         */
+        post: operations["replicateCreateModelPrediction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/models/{owner}/{name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a model’s versions (Replicate-compatible)
+         * @description Its run types the key may use, each with its input schema.
+         */
+        get: operations["replicateListModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/models/{owner}/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a model version (Replicate-compatible) */
+        get: operations["replicateGetModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List predictions (Replicate-compatible)
+         * @description The caller’s predictions, newest first, 20 a page; `next` and `previous` are absolute URLs to follow as given.
+         */
+        get: operations["replicateListPredictions"];
+        put?: never;
+        /**
+         * Create a prediction of a version (Replicate-compatible)
+         * @description The submit of the run type the `version` names (`{provider_id}~{model_id}~{run_type}`); an unknown version is a 422.
+         */
+        post: operations["replicateCreatePrediction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/predictions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a prediction (Replicate-compatible)
+         * @description A deleted task reads `canceled`.
+         */
+        get: operations["replicateGetPrediction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/predictions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a prediction (Replicate-compatible)
+         * @description An open prediction is deleted as `DELETE /api/v3/predictions/{task_id}` deletes it (a started run is stopped and charged, a waiting one released) and answers `canceled`; a finished one is answered unchanged.
+         */
+        post: operations["replicateCancelPrediction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/replicate/v1/webhooks/default/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the webhook signing secret (Replicate-compatible)
+         * @description The `whsec_` secret the account’s webhooks are signed with; check a delivery with the client’s `validateWebhook`.
+         */
+        get: operations["replicateGetWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balance": {
         parameters: {
             query?: never;
@@ -1542,6 +1700,170 @@ export interface components {
              */
             get: string;
         };
+        ReplicateCreatePrediction: {
+            /** @description The model input, checked against the run type’s input schema. */
+            input: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The version id: required on `POST /replicate/v1/predictions`, ignored elsewhere.
+             * @example local~simulator~test
+             */
+            version?: string;
+            /**
+             * Format: uri
+             * @description Where to POST the prediction when it ends.
+             */
+            webhook?: string;
+            /** @description Events to send (default: all). One delivery at the end: sent for `completed`, or for `output` when it succeeded; `start` and `logs` are never sent. */
+            webhook_events_filter?: ("start" | "output" | "logs" | "completed")[];
+        };
+        ReplicateError: {
+            /**
+             * @description What kind of refusal, in Replicate’s words.
+             * @example Not found
+             */
+            title: string;
+            /**
+             * @description The error message.
+             * @example Not found
+             */
+            detail: string;
+            /** @description HTTP status, equal to the response status. */
+            status: number;
+        };
+        ReplicateModel: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @description The provider id.
+             * @example local
+             */
+            owner: string;
+            /**
+             * @description The model id.
+             * @example simulator
+             */
+            name: string;
+            description: string;
+            /** @enum {string} */
+            visibility: "public";
+            /** @example 0 */
+            run_count: number;
+            github_url: string | null;
+            paper_url: string | null;
+            license_url: string | null;
+            cover_image_url: string | null;
+            default_example: string | null;
+            /** @description The first run type listed (run types have no order in time). */
+            latest_version: components["schemas"]["ReplicateVersion"];
+        };
+        ReplicatePrediction: {
+            /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+            id: string;
+            /**
+             * @description `{provider_id}/{model_id}`.
+             * @example local/simulator
+             */
+            model: string;
+            /**
+             * @description The run type’s version id.
+             * @example local~simulator~test
+             */
+            version: string;
+            /**
+             * @description `starting` (created; also the answer of a `Prefer: wait` that ran out), `processing`, then `succeeded`, `failed` or `canceled`.
+             * @enum {string}
+             */
+            status: "starting" | "processing" | "succeeded" | "failed" | "canceled";
+            /** @description The model input as stored. */
+            input: {
+                [key: string]: unknown;
+            };
+            /** @description Output URLs once succeeded, else null. */
+            output: string[] | null;
+            error: string | null;
+            /**
+             * @description Always empty: genhub’s models write no logs.
+             * @example
+             */
+            logs: string;
+            metrics: components["schemas"]["ReplicatePredictionMetrics"];
+            urls: components["schemas"]["ReplicatePredictionUrls"];
+            /** @enum {string} */
+            source: "api";
+            /** @example false */
+            data_removed: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Null in list entries.
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description Null until it ended, and in list entries.
+             */
+            completed_at: string | null;
+        };
+        ReplicatePredictionMetrics: {
+            /** @description Seconds the model ran (once succeeded). */
+            predict_time?: number;
+            /** @description Seconds from creation to the end (once succeeded). */
+            total_time?: number;
+        };
+        ReplicatePredictionPage: {
+            /**
+             * Format: uri
+             * @description The page before.
+             */
+            previous: string | null;
+            /**
+             * Format: uri
+             * @description The page after.
+             */
+            next: string | null;
+            results: components["schemas"]["ReplicatePrediction"][];
+        };
+        ReplicatePredictionUrls: {
+            /**
+             * Format: uri
+             * @description This prediction, under the caller’s base URL.
+             */
+            get: string;
+            /**
+             * Format: uri
+             * @description Where to cancel it.
+             */
+            cancel: string;
+        };
+        ReplicateVersion: {
+            /** @example local~simulator~test */
+            id: string;
+            /** @description Always null: run types have none. */
+            created_at: string | null;
+            /** @description Always null. */
+            cog_version: string | null;
+            /** @description An OpenAPI document whose `components.schemas.Input` is the run type’s input. */
+            openapi_schema: {
+                [key: string]: unknown;
+            };
+        };
+        ReplicateVersionPage: {
+            /** @description Always null: one page. */
+            previous: string | null;
+            /** @description Always null: one page. */
+            next: string | null;
+            results: components["schemas"]["ReplicateVersion"][];
+        };
+        ReplicateWebhookSecret: {
+            /**
+             * @description The account’s webhook signing secret.
+             * @example whsec_…
+             */
+            key: string;
+        };
         /** @description The `/api/v3/` envelope. */
         RevokedApiKeyResponse: {
             /** @enum {integer} */
@@ -2222,6 +2544,69 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ChatError"];
+            };
+        };
+        /** @description Missing or invalid API key. */
+        ReplicateUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description Balance (net of reservations) or the key’s spend limit short of the price. Nothing was charged. */
+        ReplicatePaymentRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description Account suspended, or the key lacks the scope or may not use the model (`allowed_models`). */
+        ReplicateForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description Unknown model, version or prediction (or not yours). */
+        ReplicateNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description The prediction changed state while being canceled: retry. */
+        ReplicateConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description Bad input (the model’s input schema, the body, `webhook_events_filter`, `Prefer`), an unknown version, or a model with several versions run by name. Nothing was charged. */
+        ReplicateUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
+            };
+        };
+        /** @description Unexpected server error. */
+        ReplicateServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplicateError"];
             };
         };
     };
@@ -3123,6 +3508,268 @@ export interface operations {
             403: components["responses"]["V3Forbidden"];
             404: components["responses"]["V3NotFound"];
             500: components["responses"]["V3ServerError"];
+        };
+    };
+    replicateGetModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider id. */
+                owner: string;
+                /** @description The model id. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicateModel"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateCreateModelPrediction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait` (up to 60 s) or `wait=n` (1–60 s): answer once the prediction ended, or `starting` when the wait ran out. */
+                prefer?: string;
+            };
+            path: {
+                /** @description The provider id. */
+                owner: string;
+                /** @description The model id. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplicateCreatePrediction"];
+            };
+        };
+        responses: {
+            /** @description The prediction. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicatePrediction"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            402: components["responses"]["ReplicatePaymentRequired"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            422: components["responses"]["ReplicateUnprocessable"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateListModelVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider id. */
+                owner: string;
+                /** @description The model id. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, one page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicateVersionPage"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateGetModelVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider id. */
+                owner: string;
+                /** @description The model id. */
+                name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicateVersion"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateListPredictions: {
+        parameters: {
+            query?: {
+                /** @description Set by the `next`/`previous` links. */
+                cursor?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of predictions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicatePredictionPage"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            422: components["responses"]["ReplicateUnprocessable"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateCreatePrediction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait` (up to 60 s) or `wait=n` (1–60 s): answer once the prediction ended, or `starting` when the wait ran out. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplicateCreatePrediction"];
+            };
+        };
+        responses: {
+            /** @description The prediction. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicatePrediction"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            402: components["responses"]["ReplicatePaymentRequired"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            422: components["responses"]["ReplicateUnprocessable"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateGetPrediction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prediction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicatePrediction"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateCancelPrediction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prediction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicatePrediction"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            404: components["responses"]["ReplicateNotFound"];
+            409: components["responses"]["ReplicateConflict"];
+            500: components["responses"]["ReplicateServerError"];
+        };
+    };
+    replicateGetWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicateWebhookSecret"];
+                };
+            };
+            401: components["responses"]["ReplicateUnauthorized"];
+            403: components["responses"]["ReplicateForbidden"];
+            500: components["responses"]["ReplicateServerError"];
         };
     };
     getBalance: {

@@ -11,7 +11,13 @@ export type { ModelInputContract } from './openapi/contract-models.constants';
 export { readOpenApiDocumentText } from './openapi-file.util';
 export { inputJsonSchema, type JsonSchema } from './openapi/input-json-schema.util';
 export * from './validation/validation-findings.util';
-export { AdminRoute, ChatRoute, V1Route, V3Route } from './openapi/api-route.decorator';
+export {
+  AdminRoute,
+  ChatRoute,
+  ReplicateRoute,
+  V1Route,
+  V3Route,
+} from './openapi/api-route.decorator';
 export type { ApiRouteDoc, ApiTagName } from './openapi/api-route.decorator';
 export { openApiDocumentConfig, CONTRACTS_VERSION } from './openapi/document-config.util';
 export { finishOpenApiDocument } from './openapi/finish-document.util';

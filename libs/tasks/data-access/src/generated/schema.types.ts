@@ -61,6 +61,7 @@ export interface TasksTasks {
   status: Generated<string>;
   time_limit_ms: number;
   timings: Json | null;
+  webhook_format: Json | null;
   webhook_url: string | null;
 }
 

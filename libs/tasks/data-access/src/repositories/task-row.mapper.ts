@@ -1,7 +1,7 @@
 import { isUUID } from 'class-validator';
 import type { Selectable } from 'kysely';
 import type { TasksTasks } from '../generated/schema.types';
-import { StoredTask, type TaskTimings } from '../rows/task.row';
+import { StoredTask, type TaskTimings, type WebhookFormat } from '../rows/task.row';
 import type { TaskStatus } from '../task-status';
 
 /**
@@ -10,8 +10,9 @@ import type { TaskStatus } from '../task-status';
  */
 export type TaskRow = Omit<
   Selectable<TasksTasks>,
-  'status' | 'input' | 'outputs' | 'output_keys' | 'timings'
+  'status' | 'input' | 'outputs' | 'output_keys' | 'timings' | 'webhook_format'
 > & {
+  webhook_format: WebhookFormat | null;
   status: TaskStatus;
   input: Record<string, unknown>;
   outputs: string[] | null;
@@ -25,7 +26,7 @@ export type TaskRow = Omit<
  */
 export const TASK_COLUMNS = `id, account_id, model, channel, category, status, input, webhook_url,
   output_prefix, price_units, code, error, outputs, output_keys, timings, attempt, time_limit_ms,
-  created_at, started_at, finished_at, deleted_at, idempotency_key, request_hash`;
+  created_at, started_at, finished_at, deleted_at, idempotency_key, request_hash, webhook_format`;
 
 export function taskFromRow(r: TaskRow): StoredTask {
   return Object.assign(new StoredTask(), {
@@ -37,6 +38,7 @@ export function taskFromRow(r: TaskRow): StoredTask {
     status: r.status,
     input: r.input,
     webhookUrl: r.webhook_url,
+    webhookFormat: r.webhook_format ?? null,
     outputPrefix: r.output_prefix,
     priceUnits: r.price_units,
     code: r.code,

@@ -1,4 +1,4 @@
-import type { TaskTimings } from '../rows/task.row';
+import type { TaskTimings, WebhookFormat } from '../rows/task.row';
 
 // What the tasks domain's write steps take (statements/task.statements.ts).
 
@@ -10,6 +10,8 @@ export interface NewTask {
   category: string;
   input: Record<string, unknown>;
   webhookUrl: string | null;
+  /** Absent or null: genhub's own webhook payload. */
+  webhookFormat?: WebhookFormat | null;
   outputPrefix: string | null;
   priceUnits: number;
   timeLimitMs: number;

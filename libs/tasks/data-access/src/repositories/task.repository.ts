@@ -31,6 +31,20 @@ export class TaskRepository {
     return rows[0] ? taskFromRow(rows[0]) : undefined;
   }
 
+  /**
+   * The caller's own task, deleted or not (a Replicate-compatible prediction
+   * reads `canceled` once deleted, decision 0137); undefined for unknown,
+   * foreign or malformed ids.
+   */
+  async findOwnedTaskEvenDeleted(accountId: string, id: string): Promise<StoredTask | undefined> {
+    if (!isTaskId(id)) return undefined;
+    const rows: TaskRow[] = await this.dataSource.query(
+      `SELECT * FROM tasks.tasks WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
+    return rows[0] ? taskFromRow(rows[0]) : undefined;
+  }
+
   /** Whether the task is the caller's, deleted or not (an event stream resumed after a delete). */
   async isOwnedBy(accountId: string, id: string): Promise<boolean> {
     if (!isTaskId(id)) return false;

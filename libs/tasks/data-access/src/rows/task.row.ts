@@ -10,6 +10,20 @@ export interface TaskTimings {
   total: number;
 }
 
+/** The events a Replicate-compatible webhook may ask for (`webhook_events_filter`). */
+export const REPLICATE_WEBHOOK_EVENTS = ['start', 'output', 'logs', 'completed'] as const;
+export type ReplicateWebhookEvent = (typeof REPLICATE_WEBHOOK_EVENTS)[number];
+
+/**
+ * How a task's webhook is written (decision 0137); a task without one gets
+ * genhub's own payload. `base_url` is the API root its links are under.
+ */
+export interface WebhookFormat {
+  kind: 'replicate';
+  base_url: string;
+  events: ReplicateWebhookEvent[];
+}
+
 /** A row of `tasks.tasks` (the migration is the schema; this is its shape in code). */
 export class StoredTask {
   id!: string;
@@ -20,6 +34,8 @@ export class StoredTask {
   status!: TaskStatus;
   input!: Record<string, unknown>;
   webhookUrl!: string | null;
+  /** Null: genhub's own webhook payload. */
+  webhookFormat!: WebhookFormat | null;
   outputPrefix!: string | null;
   priceUnits!: number;
   code!: number | null;

@@ -59,6 +59,7 @@ export function withTaskCreated(
         'time_limit_ms',
         'idempotency_key',
         'request_hash',
+        'webhook_format',
       ])
       .expression(
         db
@@ -77,6 +78,12 @@ export function withTaskCreated(
               .cast<string | null>(eb.val(task.idempotencyKey ?? null), 'text')
               .as('idempotency_key'),
             eb.cast<string | null>(eb.val(task.requestHash ?? null), 'text').as('request_hash'),
+            eb
+              .cast<string | null>(
+                eb.val(task.webhookFormat ? jsonParam(task.webhookFormat) : null),
+                'jsonb',
+              )
+              .as('webhook_format'),
           ])
           .where(when),
       )

@@ -1,6 +1,7 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { StoredTask, TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskCode } from '@genhub/errors';
+import { replicatePredictionOf, replicateWantsEnding } from './replicate-prediction.util';
 
 /** ISO 8601 without zone suffix, in UTC, milliseconds kept: `2026-11-21T12:00:00.123`. */
 export function formatCreatedAt(date: Date): string {
@@ -61,4 +62,16 @@ export function toWebhookPayload(task: StoredTask): WebhookPayloadDto {
     outputs: completed ? (task.outputs ?? []) : [],
     error: completed ? null : (task.error ?? ''),
   };
+}
+
+/**
+ * The webhook body of a terminal task as its format writes it: genhub's
+ * payload, or a Replicate prediction (decision 0137); undefined when the
+ * format sends nothing for this ending (then no delivery is opened).
+ */
+export function webhookBodyOf(task: StoredTask): string | undefined {
+  const format = task.webhookFormat;
+  if (!format) return JSON.stringify(toWebhookPayload(task));
+  if (!replicateWantsEnding(format, task.status)) return undefined;
+  return JSON.stringify(replicatePredictionOf(task, format.base_url));
 }

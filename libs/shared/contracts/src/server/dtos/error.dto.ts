@@ -68,3 +68,16 @@ export class ChatErrorDto {
   @ApiProperty({ type: () => ChatErrorDetailDto })
   error!: ChatErrorDetailDto;
 }
+
+/** Error body of the Replicate-compatible routes (`/replicate/v1/`): Replicate's problem object. */
+@ApiSchema({ name: 'ReplicateError' })
+export class ReplicateErrorDto {
+  @ApiProperty({ description: 'What kind of refusal, in Replicate’s words.', example: 'Not found' })
+  title!: string;
+
+  @ApiProperty({ description: 'The error message.', example: 'Not found' })
+  detail!: string;
+
+  @ApiProperty({ type: 'integer', description: 'HTTP status, equal to the response status.' })
+  status!: number;
+}

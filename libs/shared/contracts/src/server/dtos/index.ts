@@ -10,6 +10,7 @@ export * from './inputs';
 export * from './media-upload.dto';
 export * from './model.dto';
 export * from './prediction.dto';
+export * from './replicate.dto';
 export * from './task.dto';
 export * from './task-history.dto';
 export * from './task-events.dto';

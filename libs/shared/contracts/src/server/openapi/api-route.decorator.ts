@@ -7,7 +7,12 @@ import {
   ApiSecurity,
   type OperationObject,
 } from '@nestjs/swagger';
-import { APP_ERRORS, AppErrorCode } from '@genhub/errors';
+import {
+  APP_ERRORS,
+  AppErrorCode,
+  REPLICATE_STATUS_OVERRIDES,
+  replicateStatus,
+} from '@genhub/errors';
 import {
   ERROR_RESPONSE_NAMES,
   type ErrorStatus,
@@ -16,13 +21,30 @@ import {
 
 /** The tags of the document, in the order a reader meets them (document-config.util.ts). */
 export type ApiTagName =
-  'Tasks' | 'Account' | 'Models' | 'Billing' | 'Files' | 'Webhooks' | 'Keys' | 'Chat' | 'Admin';
+  | 'Tasks'
+  | 'Account'
+  | 'Models'
+  | 'Billing'
+  | 'Files'
+  | 'Webhooks'
+  | 'Keys'
+  | 'Chat'
+  | 'Replicate'
+  | 'Admin';
+
+/** A code's status in a family: the catalogue's, but bad input is 422 on the Replicate routes. */
+type FamilyStatus<
+  Family extends ResponseFamily,
+  Code extends AppErrorCode,
+> = Family extends 'replicate'
+  ? Code extends keyof typeof REPLICATE_STATUS_OVERRIDES
+    ? (typeof REPLICATE_STATUS_OVERRIDES)[Code]
+    : (typeof APP_ERRORS)[Code]['status']
+  : (typeof APP_ERRORS)[Code]['status'];
 
 /** The catalogue codes whose status the family documents (error-responses.constants.ts). */
 export type RouteErrorCode<Family extends ResponseFamily> = {
-  [Code in AppErrorCode]: (typeof APP_ERRORS)[Code]['status'] extends ErrorStatus<Family>
-    ? Code
-    : never;
+  [Code in AppErrorCode]: FamilyStatus<Family, Code> extends ErrorStatus<Family> ? Code : never;
 }[AppErrorCode];
 
 /** What a route states about itself in the OpenAPI document. */
@@ -58,6 +80,7 @@ export const FAMILY_ERRORS = {
   v1: API_KEY_ROUTE_ERRORS,
   v3: API_KEY_ROUTE_ERRORS,
   chat: API_KEY_ROUTE_ERRORS,
+  replicate: API_KEY_ROUTE_ERRORS,
   // The admin token's refusals (a wrong token is `invalid_api_key` with its own message),
   // and 404 for every admin route while ADMIN_TOKEN is unset.
   admin: [
@@ -75,7 +98,9 @@ export function routeErrorStatuses<Family extends ResponseFamily>(
   errors: readonly RouteErrorCode<Family>[] = [],
 ): number[] {
   const codes: readonly AppErrorCode[] = [...FAMILY_ERRORS[family], ...errors];
-  return [...new Set(codes.map((code) => APP_ERRORS[code].status))].sort((a, b) => a - b);
+  const statusOf = (code: AppErrorCode) =>
+    family === 'replicate' ? replicateStatus(code) : APP_ERRORS[code].status;
+  return [...new Set(codes.map(statusOf))].sort((a, b) => a - b);
 }
 
 /**
@@ -123,6 +148,13 @@ export const V3Route = (doc: ApiRouteDoc<'v3'>): MethodDecorator => documentedRo
 /** An OpenAI-compatible chat route: OpenAI's shapes and `{error: {message, type, param}}` errors. */
 export const ChatRoute = (doc: ApiRouteDoc<'chat'>): MethodDecorator =>
   documentedRoute('chat', doc);
+
+/**
+ * A Replicate-compatible route (`/replicate/v1`, decision 0137): Replicate's shapes and
+ * `{title, detail, status}` errors.
+ */
+export const ReplicateRoute = (doc: ApiRouteDoc<'replicate'>): MethodDecorator =>
+  documentedRoute('replicate', doc);
 
 /**
  * An admin route (docs/interface.md, "Admin API"): its own bearer token, bare JSON,

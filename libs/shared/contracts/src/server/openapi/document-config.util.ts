@@ -17,6 +17,8 @@ const TAGS: Record<ApiTagName, string> = {
   Webhooks: 'Webhook delivery records.',
   Keys: "The account's own API keys and their limits (scope `keys:manage`).",
   Chat: 'OpenAI-compatible chat endpoints.',
+  Replicate:
+    'Replicate-compatible predictions (`/replicate/v1`), for Replicate’s official client: a model is `{provider_id}/{model_id}`, a version `{provider_id}~{model_id}~{run_type}`.',
   Admin: 'The operator API (`/admin/v1`): accounts, API keys, top-ups, suspension.',
 };
 

@@ -6,6 +6,8 @@ import {
   INVALID_ADMIN_TOKEN_MESSAGE,
   insufficientBalanceMessage,
   modelNotFoundMessage,
+  replicateInvalidVersionMessage,
+  replicateModelNotFoundMessage,
   unknownProviderMessage,
   uploadDailyLimitMessage,
   uploadQuotaExceededMessage,
@@ -38,6 +40,7 @@ export const json = (
 const msg = (code: AppErrorCode): string => APP_ERRORS[code].message;
 const v1 = (status: number, error: unknown) => ({ code: status, error });
 const v3 = (status: number, message: string) => ({ code: status, message, data: null });
+const replicate = (title: string, detail: string, status: number) => ({ title, detail, status });
 
 /** Reusable error responses, exact bodies as examples, per response family. */
 export const ERROR_RESPONSES: Record<string, ResponseObject> = {
@@ -224,10 +227,68 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
       serverError: { error: { message: msg('internal'), type: 'server_error', param: null } },
     }),
   },
+  ReplicateUnauthorized: {
+    description: 'Missing or invalid API key.',
+    content: json(ref('ReplicateError'), {
+      invalidKey: replicate('Unauthenticated', msg('invalid_api_key'), 401),
+    }),
+  },
+  ReplicatePaymentRequired: {
+    description:
+      'Balance (net of reservations) or the key’s spend limit short of the price. Nothing was charged.',
+    content: json(ref('ReplicateError'), {
+      insufficientBalance: replicate(
+        'Insufficient credit',
+        insufficientBalanceMessage('$', '0.000', '0.001'),
+        402,
+      ),
+    }),
+  },
+  ReplicateForbidden: {
+    description:
+      'Account suspended, or the key lacks the scope or may not use the model (`allowed_models`).',
+    content: json(ref('ReplicateError'), {
+      accountSuspended: replicate('Forbidden', msg('account_suspended'), 403),
+    }),
+  },
+  ReplicateNotFound: {
+    description: 'Unknown model, version or prediction (or not yours).',
+    content: json(ref('ReplicateError'), {
+      notFound: replicate('Not found', replicateModelNotFoundMessage('acme/nothing'), 404),
+    }),
+  },
+  ReplicateConflict: {
+    description: 'The prediction changed state while being canceled: retry.',
+    content: json(ref('ReplicateError'), {
+      changed: replicate('Conflict', 'The task changed state, please retry', 409),
+    }),
+  },
+  ReplicateUnprocessable: {
+    description:
+      'Bad input (the model’s input schema, the body, `webhook_events_filter`, `Prefer`), an unknown version, or a model with several versions run by name. Nothing was charged.',
+    content: json(ref('ReplicateError'), {
+      invalidInput: replicate(
+        'Input validation failed',
+        'input is required and must be an object',
+        422,
+      ),
+      invalidVersion: replicate(
+        'Input validation failed',
+        replicateInvalidVersionMessage('0123abcd'),
+        422,
+      ),
+    }),
+  },
+  ReplicateServerError: {
+    description: 'Unexpected server error.',
+    content: json(ref('ReplicateError'), {
+      serverError: replicate('Internal server error', msg('internal'), 500),
+    }),
+  },
 };
 
 /** The response families (docs/interface.md, "HTTP error bodies"), the admin API's included. */
-export type ResponseFamily = 'v1' | 'v3' | 'chat' | 'admin';
+export type ResponseFamily = 'v1' | 'v3' | 'chat' | 'admin' | 'replicate';
 
 /**
  * Which reusable response answers each status, per family. Chat endpoints keep
@@ -270,6 +331,16 @@ export const ERROR_RESPONSE_NAMES = {
     401: 'AdminUnauthorized',
     404: 'AdminNotFound',
     500: 'V1ServerError',
+  },
+  // Bad input is 422 here (REPLICATE_STATUS_OVERRIDES), as Replicate answers it.
+  replicate: {
+    401: 'ReplicateUnauthorized',
+    402: 'ReplicatePaymentRequired',
+    403: 'ReplicateForbidden',
+    404: 'ReplicateNotFound',
+    409: 'ReplicateConflict',
+    422: 'ReplicateUnprocessable',
+    500: 'ReplicateServerError',
   },
 } as const satisfies Record<ResponseFamily, Record<number, keyof typeof ERROR_RESPONSES>>;
 

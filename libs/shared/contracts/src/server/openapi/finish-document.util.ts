@@ -70,7 +70,7 @@ function requireDocumentedRoutes(paths: PathsObject): void {
     const marked = operation as OperationObject & Record<string, unknown>;
     if (!marked[RESPONSE_FAMILY_EXTENSION])
       throw new Error(
-        `${method.toUpperCase()} ${path} is served but not documented: give it @V1Route, @V3Route, @ChatRoute or @AdminRoute, or exclude its controller with @ApiExcludeController`,
+        `${method.toUpperCase()} ${path} is served but not documented: give it @V1Route, @V3Route, @ChatRoute, @ReplicateRoute or @AdminRoute, or exclude its controller with @ApiExcludeController`,
       );
     delete marked[RESPONSE_FAMILY_EXTENSION];
   }
