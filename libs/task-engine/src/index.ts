@@ -6,7 +6,7 @@ export * from './submit/submit-task.use-case';
 export * from './submit/sync-submit.use-case';
 export * from './run/run-task.use-case';
 export * from './run/task-cancellation.service';
-export * from './run/fair-feeder.service';
+export * from './run/fair-runner.service';
 export * from './run/media-fetcher.port';
 export * from './finish/task-finisher.service';
 export * from './sweep/sweep-stuck-tasks.use-case';

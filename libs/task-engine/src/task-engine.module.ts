@@ -8,7 +8,7 @@ import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
-import { FairFeeder } from './run/fair-feeder.service';
+import { FairRunner } from './run/fair-runner.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
 import { RunOutputs } from './run/run-outputs.service';
 import { RunTaskUseCase } from './run/run-task.use-case';
@@ -66,7 +66,7 @@ export class TaskEngineModule {
         fairStageProvider,
         OutboxRelay,
         TaskCancellation,
-        FairFeeder,
+        FairRunner,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
         TaskFinisher,
         RunOutputs,
@@ -79,7 +79,7 @@ export class TaskEngineModule {
         OutboxRelay,
         TaskCancellation,
         FairStage,
-        FairFeeder,
+        FairRunner,
       ],
     };
   }

@@ -35,7 +35,7 @@ describe('fair share between accounts (built gateway + task-worker)', () => {
     redis?.disconnect();
     await db?.end();
     await platform?.stop();
-  });
+  }, 30_000);
 
   async function submit(key: string, input: Record<string, unknown>, query = '') {
     const response = await fetch(`${platform.gateway}/v1/${SIMULATOR}${query}`, {

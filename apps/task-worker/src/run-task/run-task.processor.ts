@@ -4,11 +4,12 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { TaskConfig } from '@genhub/config';
 import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName, RunTaskJob } from '@genhub/queue';
-import { FairFeeder, RunTaskUseCase } from '@genhub/task-engine';
+import { FairRunner, RunTaskUseCase } from '@genhub/task-engine';
 
 /**
- * Consumes `run-task` jobs (handed over by the fair feeder, or straight from
- * the outbox with FAIR_SCHEDULING off). Concurrency (TASK_CONCURRENCY) and the lock
+ * Consumes `run-task` jobs: with FAIR_SCHEDULING off, the outbox hands tasks
+ * to this queue (with it on, FairRunner takes them from the fair stage and
+ * runs them itself; both share the process's slots). Concurrency (TASK_CONCURRENCY) and the lock
  * (TASK_LOCK_MS) come from configuration, applied before the worker starts
  * (ObservedWorkerHost starts it once the queue prefix is checked). A job whose worker died (stalled) is moved back
  * to the queue by BullMQ and run again; the task's conditional writes make
@@ -24,7 +25,7 @@ export class RunTaskProcessor extends ObservedWorkerHost {
   constructor(
     private readonly runTask: RunTaskUseCase,
     private readonly config: TaskConfig,
-    private readonly feeder: FairFeeder,
+    private readonly runner: FairRunner,
     metrics: MetricsService,
   ) {
     super(metrics);
@@ -44,12 +45,12 @@ export class RunTaskProcessor extends ObservedWorkerHost {
 
   protected async handle(job: Job<RunTaskJob>): Promise<string> {
     const { data } = parseJob(job, RunTaskProcessor.JOBS);
-    // Each slot's start and end tell the fair feeder what it may take from the stage.
-    this.feeder.started(data);
+    // Each slot's start and end tell the fair runner what it may take from the stage.
+    this.runner.started(data);
     try {
       return await this.run(job, data);
     } finally {
-      this.feeder.ended(data);
+      this.runner.ended(data);
     }
   }
 

@@ -160,15 +160,62 @@ describe('FairStage (Redis)', () => {
     expect(idsOf(await fair.take(3, { waitingAhead: wait }))).toEqual(['A0']);
   });
 
-  it('hands a taken task out again when its taker never confirmed it', async () => {
+  it('keeps a running task a member until its end: a re-sent add is a no-op, a delete leaves it', async () => {
     const { fair } = stage();
-    await fill(fair, 'A', 2);
-    const taken = await fair.take(1);
-    await fair.take(1, { handedOver: taken }); // confirms A0, takes A1
+    await fill(fair, 'A', 1);
+    const [a0] = await fair.take(1);
+    expect(await fair.holds('A0')).toBe(true);
+    expect(await fair.add(a0, { weight: WEIGHTS.Bronze })).toBe(false);
+    expect(await fair.take(5)).toEqual([]);
+    // Running, not waiting: the deletion cancels the run, the stage keeps its lease.
+    expect(await fair.remove('A', 'A0')).toBe(false);
+    expect(await fair.size()).toEqual({ tasks: 0, accounts: 0 });
+    await fair.take(0, { finished: [a0] });
+    expect(await fair.holds('A0')).toBe(false);
+    // Ended: a late re-sent add stages it again (its run then finds it ended and does nothing).
+    expect(await fair.add(a0, { weight: WEIGHTS.Bronze })).toBe(true);
+  });
+
+  it('restages a task whose lease was not renewed, at the front of its line, and no other', async () => {
+    const { fair } = stage();
+    await fill(fair, 'A', 3);
+    const taken = await fair.take(2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // A1's taker is alive and renews; A0's died.
+    expect(await fair.renew(['A1', 'never-taken'])).toBe(1);
+    const expired = await fair.expired(40, 10, 5);
+    expect(expired).toEqual({ restaged: [{ taskId: 'A0', accountId: 'A' }], abandoned: [] });
+    // Expired once only: a second reaper right after finds nothing.
+    expect(await fair.expired(40, 10, 5)).toEqual({ restaged: [], abandoned: [] });
+    expect(await fair.renew(['A0'])).toBe(0);
+    expect(idsOf(await fair.take(5, { finished: [taken[1]] }))).toEqual(['A0', 'A2']);
+  });
+
+  it('abandons a task whose leases expired more often than allowed', async () => {
+    const { fair } = stage();
+    await fill(fair, 'A', 1);
+    for (let restart = 1; restart <= 2; restart++) {
+      expect(idsOf(await fair.take(1))).toEqual(['A0']);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect((await fair.expired(20, 10, 2)).restaged).toHaveLength(1);
+    }
+    expect(idsOf(await fair.take(1))).toEqual(['A0']);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(await fair.unclaimed(20, 10)).toEqual([{ taskId: 'A1', accountId: 'A' }]);
-    // Claimed anew: a second reaper right after does not re-send it too.
-    expect(await fair.unclaimed(20, 10)).toEqual([]);
+    expect(await fair.expired(20, 10, 2)).toEqual({
+      restaged: [],
+      abandoned: [{ taskId: 'A0', accountId: 'A' }],
+    });
+    expect(await fair.holds('A0')).toBe(false);
+    expect(await fair.take(5)).toEqual([]);
+  });
+
+  it('puts back what a stopping taker took and never started, ahead of the rest', async () => {
+    const { fair } = stage();
+    await fill(fair, 'A', 4);
+    const taken = await fair.take(3);
+    await fair.release(taken.slice(1));
+    expect(await fair.size()).toEqual({ tasks: 3, accounts: 1 });
+    expect(idsOf(await fair.take(5))).toEqual(['A1', 'A2', 'A3']);
   });
 
   it('tells each waiting task’s fair position', async () => {

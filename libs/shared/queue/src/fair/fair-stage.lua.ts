@@ -11,8 +11,8 @@ export const PACE_BUCKET_MS = 10_000;
 /**
  * The fair stage's scripts (FairStage describes the keys). Each starts with
  * PRELUDE: KEYS 1 ready, 2 held, 3 clock, 4 strides, 5 caps, 6 members,
- * 7 handing; ARGV 1 the key base, 2 now (ms), 3 the running lease (ms);
- * each command's own arguments from ARGV 4 on.
+ * 7 leases, 8 restarts; ARGV 1 the key base, 2 now (ms), 3 the running
+ * lease (ms); each command's own arguments from ARGV 4 on.
  */
 const PRELUDE = `
 local base, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -44,6 +44,13 @@ local function place(a, vt)
     redis.call('ZADD', KEYS[1], vt, a)
   end
 end
+-- Back at the front of its account's line (a run that never started, or whose taker died).
+local function restage(a, task)
+  redis.call('ZREM', KEYS[7], task)
+  redis.call('ZREM', running(a), task)
+  redis.call('LPUSH', line(a), task)
+  place(a)
+end
 local function share(a, stride, cap)
   redis.call('HSET', KEYS[4], a, stride)
   if tonumber(cap) > 0 then redis.call('HSET', KEYS[5], a, cap) else redis.call('HDEL', KEYS[5], a) end
@@ -71,18 +78,22 @@ return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
 /**
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
  * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
- * ended (each no longer counts against its account's cap), then hand-over
- * entries now in the run queue →
- * account, task, request id, … in fair order.
+ * ended (each leaves the stage: its lease, its place against its account's
+ * cap, its membership) → account, task, request id, … in fair order, each
+ * leased to the caller from now (renewed by \`renew\`, see EXPIRED). A task in
+ * a line with no membership (deleted, or ended while it waited again) is
+ * dropped on the way.
  */
 const TAKE = `
 local k = tonumber(ARGV[6])
 for i = 0, k - 1 do
-  local a = ARGV[7 + 2 * i]
-  redis.call('ZREM', running(a), ARGV[8 + 2 * i])
+  local a, task = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
+  redis.call('ZREM', running(a), task)
+  redis.call('ZREM', KEYS[7], task)
+  redis.call('HDEL', KEYS[6], task)
+  redis.call('HDEL', KEYS[8], task)
   if redis.call('ZSCORE', KEYS[2], a) then place(a) end
 end
-for i = 7 + 2 * k, #ARGV do redis.call('ZREM', KEYS[7], ARGV[i]) end
 local n = tonumber(ARGV[4])
 if ARGV[5] ~= '' then n = n - redis.call('LLEN', ARGV[5]) end
 local out = {}
@@ -91,18 +102,19 @@ while n > 0 do
   if #top == 0 then break end
   local a, vt = top[1], tonumber(top[2])
   local task = redis.call('LPOP', line(a))
-  redis.call('SET', KEYS[3], vt)
-  if task then
-    local meta = redis.call('HGET', KEYS[6], task) or ''
-    redis.call('HDEL', KEYS[6], task)
+  local meta = task and redis.call('HGET', KEYS[6], task)
+  if meta and not redis.call('ZSCORE', KEYS[7], task) then
+    redis.call('SET', KEYS[3], vt)
     redis.call('ZADD', running(a), now, task)
-    redis.call('ZADD', KEYS[7], now, task .. ' ' .. a)
+    redis.call('ZADD', KEYS[7], now, task)
     out[#out + 1] = a
     out[#out + 1] = task
     out[#out + 1] = string.match(meta, '^%S+ (.*)$') or ''
     n = n - 1
+    place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
+  else
+    place(a)
   end
-  place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
 end
 if #out > 0 then
   -- The pace: tasks taken per PACE_BUCKET_MS, the last few buckets kept (estimated starts).
@@ -112,8 +124,12 @@ if #out > 0 then
 end
 return out`;
 
-/** ARGV 4 account, 5 task → {1} when it was waiting (now taken out), {0} otherwise. */
+/**
+ * ARGV 4 account, 5 task → {1} when it was waiting (now taken out), {0}
+ * otherwise (not here, or running: its run is cancelled by the deletion).
+ */
 const REMOVE = `
+if redis.call('ZSCORE', KEYS[7], ARGV[5]) then return {0} end
 if redis.call('HDEL', KEYS[6], ARGV[5]) == 0 then return {0} end
 redis.call('LREM', line(ARGV[4]), 1, ARGV[5])
 place(ARGV[4])
@@ -176,17 +192,61 @@ out[#out + 1] = tonumber(redis.call('GET', base .. 'pace:' .. (bucket - 1)) or '
 out[#out + 1] = tonumber(redis.call('GET', base .. 'pace:' .. bucket) or '0')
 return out`;
 
-/** ARGV 4 older than (ms), 5 at most → task, account, … (each claimed anew for the caller). */
-const UNCLAIMED = `
+/**
+ * ARGV 4 an offset (ms), 5… tasks this caller holds: their leases start again
+ * at now + offset (0: renewed; lease − delay: to lapse after the delay, a
+ * retry). A lease no longer held is left alone → {how many were held}.
+ */
+const RENEW = `
+local renewed = 0
+for i = 5, #ARGV do
+  if redis.call('ZSCORE', KEYS[7], ARGV[i]) then
+    redis.call('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[i])
+    renewed = renewed + 1
+  end
+end
+return {renewed}`;
+
+/**
+ * ARGV 4 lease (ms), 5 at most, 6 restarts allowed → kind, task, account, …
+ * for leases not renewed within the lease (their taker died, or lost Redis
+ * for that long): each goes back to the front of its account's line
+ * ('restaged'), or, past the restarts allowed, leaves the stage
+ * ('abandoned': the stuck-task sweep ends it, with a refund).
+ */
+const EXPIRED = `
 local stale = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, tonumber(ARGV[5]))
 local out = {}
-for _, entry in ipairs(stale) do
-  redis.call('ZADD', KEYS[7], now, entry)
-  local task, a = string.match(entry, '^(%S+) (%S+)$')
-  out[#out + 1] = task
-  out[#out + 1] = a
+for _, task in ipairs(stale) do
+  local meta = redis.call('HGET', KEYS[6], task)
+  redis.call('ZREM', KEYS[7], task)
+  if meta then
+    local a = string.match(meta, '^(%S+)')
+    if redis.call('HINCRBY', KEYS[8], task, 1) > tonumber(ARGV[6]) then
+      redis.call('ZREM', running(a), task)
+      redis.call('HDEL', KEYS[6], task)
+      redis.call('HDEL', KEYS[8], task)
+      place(a)
+      out[#out + 1] = 'abandoned'
+    else
+      restage(a, task)
+      out[#out + 1] = 'restaged'
+    end
+    out[#out + 1] = task
+    out[#out + 1] = a
+  end
 end
 return out`;
+
+/**
+ * ARGV 4… account/task pairs taken and never started (a worker shutting
+ * down), in the order taken: back at the front of their lines in that order.
+ */
+const RELEASE = `
+for i = #ARGV - 1, 4, -2 do
+  if redis.call('ZSCORE', KEYS[7], ARGV[i + 1]) then restage(ARGV[i], ARGV[i + 1]) end
+end
+return {1}`;
 
 export const FAIR_STAGE_LUA = {
   genhubFairAdd: PRELUDE + ADD,
@@ -194,5 +254,7 @@ export const FAIR_STAGE_LUA = {
   genhubFairRemove: PRELUDE + REMOVE,
   genhubFairShare: PRELUDE + SHARE,
   genhubFairPositions: PRELUDE + POSITIONS,
-  genhubFairUnclaimed: PRELUDE + UNCLAIMED,
+  genhubFairRenew: PRELUDE + RENEW,
+  genhubFairExpired: PRELUDE + EXPIRED,
+  genhubFairRelease: PRELUDE + RELEASE,
 };

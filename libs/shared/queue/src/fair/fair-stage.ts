@@ -22,8 +22,16 @@ export interface StagedTask {
   requestId?: string;
 }
 
-/** A task taken out of the stage, to be handed to the run queue. */
+/** A task taken out of the stage, leased to its taker until its run ends (see `take`). */
 export type TakenTask = StagedTask;
+
+/** What `expired` did with a lease its taker stopped renewing. */
+export interface ExpiredLeases {
+  /** Back at the front of their accounts' lines, to run again. */
+  restaged: TakenTask[];
+  /** Past the restarts allowed: out of the stage (the stuck-task sweep ends them). */
+  abandoned: TakenTask[];
+}
 
 /** Where a waiting task stands: tasks ahead of it under fair order, and when it should start. */
 export interface FairPosition {
@@ -42,10 +50,8 @@ export interface TakeOptions {
    * started) is subtracted from the count.
    */
   waitingAhead?: string;
-  /** Runs that ended since the last call: no longer counted against their accounts' caps. */
+  /** Runs that ended since the last call: out of the stage, no longer counted against their accounts' caps. */
   finished?: readonly StagedTask[];
-  /** Tasks taken earlier that are in the run queue now: no longer the stage's to re-send. */
-  handedOver?: readonly TakenTask[];
 }
 
 export interface FairStageOptions {
@@ -77,10 +83,11 @@ type FairCommands = Record<
  *
  * Keys (`<prefix>:fair:…`): `ready` and `held` (zsets, account → virtual
  * time), `clock`, `strides` and `caps` (hashes by account), `line:<account>`
- * (list of task ids), `members` (hash task → account and request id: what
- * waits, so a re-sent add is a no-op), `running:<account>` (zset task → when
- * taken), `handing` (zset task → when taken: taken but not yet confirmed in
- * the run queue, see `unclaimed`).
+ * (list of task ids), `members` (hash task → account and request id: every
+ * task waiting or running, so a re-sent add is a no-op), `running:<account>`
+ * (zset task → when taken: the cap's count), `leases` (zset task → when its
+ * taker last renewed it) and `restarts` (hash task → times its lease
+ * expired).
  */
 export class FairStage {
   private readonly keys: string[];
@@ -95,7 +102,7 @@ export class FairStage {
     private readonly options: FairStageOptions,
   ) {
     this.base = `${prefix}:fair:`;
-    this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'handing'].map(
+    this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'leases', 'restarts'].map(
       (key) => this.base + key,
     );
   }
@@ -142,13 +149,13 @@ export class FairStage {
   }
 
   /**
-   * Takes up to `count` tasks in fair order, counting each as running for
-   * its account and as handed over until confirmed (`handedOver` of a later
-   * take). In the same call: the runs in `finished` ended, and the tasks in
-   * `handedOver` are in the run queue now.
+   * Takes up to `count` tasks in fair order, each leased to the caller (who
+   * runs it, renews the lease while it runs, and reports its end with a later
+   * take's `finished`) and counted as running for its account. In the same
+   * call: the runs in `finished` ended, and leave the stage.
    */
   async take(count: number, options: TakeOptions = {}): Promise<TakenTask[]> {
-    const { waitingAhead = '', finished = [], handedOver = [] } = options;
+    const { waitingAhead = '', finished = [] } = options;
     const flat = await this.call(
       'genhubFairTake',
       this.options.runningLeaseMs,
@@ -156,7 +163,6 @@ export class FairStage {
       waitingAhead,
       finished.length,
       ...finished.flatMap((t) => [t.accountId, t.taskId]),
-      ...handedOver.map(handingEntry),
     );
     const taken: TakenTask[] = [];
     for (let i = 0; i < flat.length; i += 3)
@@ -168,23 +174,59 @@ export class FairStage {
     return taken;
   }
 
-  /**
-   * Tasks taken more than `olderThanMs` ago and never confirmed handed over
-   * (their taker died between the two): to be added to the run queue again
-   * (deterministic job ids make a second add a no-op). Each is claimed anew,
-   * so two reapers do not both re-send it.
-   */
-  async unclaimed(olderThanMs: number, limit: number): Promise<TakenTask[]> {
-    const flat = await this.call(
-      'genhubFairUnclaimed',
+  /** The caller still runs these tasks: their leases start again from now. How many it still held. */
+  async renew(taskIds: readonly string[]): Promise<number> {
+    if (!taskIds.length) return 0;
+    const [renewed] = await this.call(
+      'genhubFairRenew',
       this.options.runningLeaseMs,
-      olderThanMs,
-      limit,
+      0,
+      ...taskIds,
     );
-    const taken: TakenTask[] = [];
-    for (let i = 0; i < flat.length; i += 2)
-      taken.push({ taskId: String(flat[i]), accountId: String(flat[i + 1]) });
-    return taken;
+    return Number(renewed);
+  }
+
+  /**
+   * The caller's run of this task failed for want of its own infrastructure
+   * (the database away): its lease lapses after `delayMs` instead of the
+   * whole lease, and `expired` then restages it like a dead taker's (counted
+   * against its restarts).
+   */
+  async retryLater(taskId: string, leaseMs: number, delayMs: number): Promise<void> {
+    await this.call('genhubFairRenew', this.options.runningLeaseMs, delayMs - leaseMs, taskId);
+  }
+
+  /**
+   * Leases not renewed for `leaseMs` (their taker died, or lost Redis that
+   * long), at most `limit`: each goes back to the front of its account's
+   * line, or leaves the stage once it has been restaged `maxRestarts` times
+   * (a task that kills its workers must not kill them all).
+   */
+  async expired(leaseMs: number, limit: number, maxRestarts: number): Promise<ExpiredLeases> {
+    const flat = await this.call(
+      'genhubFairExpired',
+      this.options.runningLeaseMs,
+      leaseMs,
+      limit,
+      maxRestarts,
+    );
+    const found: ExpiredLeases = { restaged: [], abandoned: [] };
+    for (let i = 0; i < flat.length; i += 3)
+      found[flat[i] === 'abandoned' ? 'abandoned' : 'restaged'].push({
+        taskId: String(flat[i + 1]),
+        accountId: String(flat[i + 2]),
+      });
+    return found;
+  }
+
+  /** Tasks taken and never started (their taker is shutting down): back at the front of their lines. */
+  async release(tasks: readonly TakenTask[]): Promise<void> {
+    if (!tasks.length) return;
+    await this.call(
+      'genhubFairRelease',
+      this.options.runningLeaseMs,
+      ...tasks.flatMap((t) => [t.accountId, t.taskId]),
+    );
   }
 
   /** Takes a waiting task out (its deletion); whether it was waiting. */
@@ -209,7 +251,7 @@ export class FairStage {
     );
   }
 
-  /** Whether the task waits in the stage (recovery counts it as live). */
+  /** Whether the task waits in the stage or runs under one of its leases (recovery counts it as live). */
   async holds(taskId: string): Promise<boolean> {
     return (await (await this.redis()).hexists(this.keys[5], taskId)) === 1;
   }
@@ -245,23 +287,19 @@ export class FairStage {
     return found;
   }
 
-  /** Tasks waiting and accounts waiting (the metrics' totals). */
+  /** Tasks waiting and accounts waiting (the metrics' totals); members less leases is what waits. */
   async size(): Promise<{ tasks: number; accounts: number }> {
     const redis = await this.redis();
-    const [tasks, ready, held] = await Promise.all([
+    const [members, leased, ready, held] = await Promise.all([
       redis.hlen(this.keys[5]),
+      redis.zcard(this.keys[6]),
       redis.zcard(this.keys[0]),
       redis.zcard(this.keys[1]),
     ]);
-    return { tasks, accounts: ready + held };
+    return { tasks: Math.max(0, members - leased), accounts: ready + held };
   }
 }
 
 function strideOf(share: AccountShare): number {
   return Math.max(1, Math.round(STRIDE_UNIT / share.weight));
-}
-
-/** A task's entry in the hand-over set. */
-function handingEntry(task: TakenTask): string {
-  return `${task.taskId} ${task.accountId}`;
 }

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type { TaskConfig } from '@genhub/config';
+import { MetricsService } from '@genhub/observability';
+import {
+  FairStage,
+  fairStageOn,
+  QueueName,
+  type PubSubService,
+  redisConnection,
+} from '@genhub/queue';
+import { deleteQueuePrefix, testQueuePrefix, until } from '@genhub/testing';
+import { FairRunner, RETRY_AFTER_MS } from './fair-runner.service';
+import type { RunTaskInput, RunTaskReport, RunTaskUseCase } from './run-task.use-case';
+
+/** Runs held open by the test: each ends when the test says. */
+class HeldRuns {
+  readonly started: string[] = [];
+  private readonly ends = new Map<string, (report: RunTaskReport | Error) => void>();
+  failNext = 0;
+
+  readonly useCase = {
+    execute: (input: RunTaskInput) => {
+      this.started.push(input.taskId);
+      if (this.failNext > 0) {
+        this.failNext--;
+        return Promise.reject(new Error('database away'));
+      }
+      return new Promise<RunTaskReport>((resolve, reject) =>
+        this.ends.set(input.taskId, (end) => (end instanceof Error ? reject(end) : resolve(end))),
+      );
+    },
+  } as unknown as RunTaskUseCase;
+
+  get open(): number {
+    return this.ends.size;
+  }
+
+  end(taskId: string): void {
+    this.ends.get(taskId)?.({ outcome: 'completed', model: 'm', code: 0 });
+    this.ends.delete(taskId);
+  }
+
+  endAll(): void {
+    for (const id of [...this.ends.keys()]) this.end(id);
+  }
+}
+
+/**
+ * The runner on the real Redis (its stage and run queue under a prefix of
+ * the test's own), with the run itself held by the test: it runs only as
+ * many tasks as it has slots, restages what a dead worker held once the lease
+ * lapses, retries a run that threw, and on shutdown gives back what it took
+ * ahead and lets the runs in flight end.
+ */
+describe('FairRunner (Redis)', () => {
+  const url = process.env.REDIS_URL as string;
+  const prefixes: string[] = [];
+  const queues: Queue[] = [];
+  const runners: FairRunner[] = [];
+  const metrics = new MetricsService();
+
+  afterAll(async () => {
+    for (const runner of runners) await runner.onModuleDestroy();
+    for (const queue of queues) await queue.close();
+    for (const prefix of prefixes) await deleteQueuePrefix(url, prefix);
+    metrics.onApplicationShutdown();
+  });
+
+  function setUp(prefix = testQueuePrefix('runner')) {
+    if (!prefixes.includes(prefix)) prefixes.push(prefix);
+    const queue = new Queue(QueueName.Tasks, { connection: redisConnection(url), prefix });
+    queues.push(queue);
+    return { prefix, queue, stage: fairStageOn(queue, prefix, 60_000) };
+  }
+
+  function runnerOn(
+    { queue, stage }: { queue: Queue; stage: FairStage },
+    slots: number,
+    lockMs = 30_000,
+  ) {
+    const held = new HeldRuns();
+    const pubsub = { subscribe: async () => () => undefined } as unknown as PubSubService;
+    const runner = new FairRunner(
+      stage,
+      held.useCase,
+      queue,
+      pubsub,
+      { isVerified: true },
+      { TASK_CONCURRENCY: slots, TASK_LOCK_MS: lockMs } as TaskConfig,
+      metrics,
+    );
+    runners.push(runner);
+    return { runner, held };
+  }
+
+  const account = randomUUID();
+  async function staged(stage: FairStage, n: number): Promise<string[]> {
+    const ids = Array.from({ length: n }, () => randomUUID());
+    for (const taskId of ids) await stage.add({ accountId: account, taskId }, { weight: 1 });
+    return ids;
+  }
+
+  it('runs as many tasks as it has slots, in submit order, and the next as each ends', async () => {
+    const set = setUp();
+    const ids = await staged(set.stage, 5);
+    const { runner, held } = runnerOn(set, 2);
+    runner.onApplicationBootstrap();
+    await until(() => held.started.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started).toEqual(ids.slice(0, 2));
+    expect((await set.stage.size()).tasks).toBe(3);
+
+    held.end(ids[0]);
+    await until(() => held.started.length === 3);
+    expect(held.started[2]).toBe(ids[2]);
+    // The end was reported with that take: the task left the stage.
+    expect(await set.stage.holds(ids[0])).toBe(false);
+    expect(await set.stage.holds(ids[1])).toBe(true);
+
+    // A run queue job running in this process takes a slot too.
+    runner.started({ taskId: 'queue-job' });
+    held.end(ids[1]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started).toHaveLength(3);
+    runner.ended({ taskId: 'queue-job' });
+    await until(() => held.started.length === 4);
+    held.endAll();
+    await until(() => held.started.length === 5);
+    held.endAll();
+    await until(async () => !(await set.stage.holds(ids[4])));
+  });
+
+  it('restages the tasks of a worker that died, once their leases lapse', async () => {
+    const set = setUp();
+    const ids = await staged(set.stage, 3);
+    // A worker takes two and dies without renewing or reporting.
+    expect((await set.stage.take(2)).map((t) => t.taskId)).toEqual(ids.slice(0, 2));
+    const { runner, held } = runnerOn(set, 5, 1000);
+    runner.onApplicationBootstrap();
+    await until(() => held.started.length === 1);
+    expect(held.started).toEqual([ids[2]]);
+    // Its own run is renewed (every 500 ms) and not restaged; the dead worker's two come back, in order.
+    await until(() => held.started.length === 3, { ms: 5000, what: 'the restaged tasks' });
+    expect(held.started).toEqual([ids[2], ids[0], ids[1]]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(held.started).toHaveLength(3);
+    held.endAll();
+  }, 15_000);
+
+  it('runs again a run that threw, after RETRY_AFTER_MS', async () => {
+    const set = setUp();
+    const [id] = await staged(set.stage, 1);
+    const { runner, held } = runnerOn(set, 1);
+    held.failNext = 1;
+    runner.onApplicationBootstrap();
+    await until(() => held.started.length === 1);
+    const threw = Date.now();
+    await until(() => held.started.length === 2, { ms: RETRY_AFTER_MS + 3000, what: 'the retry' });
+    expect(Date.now() - threw).toBeGreaterThanOrEqual(RETRY_AFTER_MS - 100);
+    expect(held.started).toEqual([id, id]);
+    held.endAll();
+  }, 10_000);
+
+  it('on shutdown gives back what it took ahead and lets the runs in flight end', async () => {
+    const set = setUp();
+    const ids = await staged(set.stage, 6);
+    const { runner, held } = runnerOn(set, 2);
+    runner.onApplicationBootstrap();
+    await until(() => held.open === 2);
+    // Runs of next to nothing: it keeps TAKE_AHEAD_MS of them taken ahead of its slots.
+    held.end(ids[0]);
+    held.end(ids[1]);
+    await until(() => held.open === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopping = runner.onModuleDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let stopped = false;
+    void stopping.then(() => (stopped = true));
+    expect(stopped).toBe(false); // two runs still in flight
+    const running = held.started.slice(2);
+    held.endAll();
+    await stopping;
+    // Nothing of this worker's is left: its two ends reported, the rest waiting again in order.
+    for (const id of [...ids.slice(0, 2), ...running])
+      expect(await set.stage.holds(id)).toBe(false);
+    const rest = ids.filter((id) => !held.started.includes(id));
+    expect((await set.stage.take(10)).map((t) => t.taskId)).toEqual(rest);
+  });
+});
