@@ -332,7 +332,7 @@ describe('the OpenAPI document', () => {
     const chat = document.paths['/v1/chat/completions'].post.responses;
     expect(chat['401'].$ref).toBe('#/components/responses/V1Unauthorized');
     expect(chat['400'].$ref).toBe('#/components/responses/ChatBadRequest');
-    expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param']);
+    expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param', 'code']);
   });
 
   it('documents the admin API (docs/interface.md, "Admin API") with its bodies and answers', () => {

@@ -1213,6 +1213,11 @@ export interface components {
             type: string;
             /** @example messages */
             param: string | null;
+            /**
+             * @description OpenAI's error code, on the images and audio routes only (`insufficient_quota`, `model_not_found`, `invalid_request`, `scope_not_allowed`, `model_not_allowed`, `sync_wait_expired`…): what the openai SDK shows as `APIError.code`.
+             * @example model_not_found
+             */
+            code?: string;
         };
         ChatMessage: {
             /** @enum {string} */
