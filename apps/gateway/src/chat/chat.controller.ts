@@ -25,6 +25,8 @@ import {
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
 } from '@genhub/chat-feature';
+import { CHAT_MODELS_CREATED, ModelCatalogue } from '@genhub/providers';
+import { mediaRouteOf } from '../openai-media/media-models.util';
 import { abortOnDisconnect, writeEventStream } from './event-stream.util';
 
 /**
@@ -39,6 +41,7 @@ export class ChatController {
     private readonly stream: StreamChatCompletionUseCase,
     private readonly listModels: ListChatModelsUseCase,
     private readonly getModel: GetChatModelUseCase,
+    private readonly catalogue: ModelCatalogue,
   ) {}
 
   @Get('v1/models')
@@ -46,14 +49,27 @@ export class ChatController {
   @ChatRoute({
     operationId: 'listChatModels',
     tag: 'Chat',
-    summary: 'List chat models (OpenAI-compatible)',
+    summary: 'List chat and media models (OpenAI-compatible)',
     description:
-      "The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes. Only those the caller's key may use (`allowed_models`).",
+      "The chat models, then the task models the images and audio routes take (text-to-image, text-to-speech, speech-to-text; `owned_by` their provider): ids are what `model` of a chat completion or a media call takes. `GET /api/v3/models` lists every task model. Only those the caller's key may use (`allowed_models`).",
     ok: { description: 'The chat models.', type: ChatModelListDto },
   })
   models(@CurrentAccount() account: AuthenticatedAccount) {
     const list = this.listModels.execute();
-    return { ...list, data: list.data.filter((model) => keyMayUse(account, model.id)) };
+    // The models of the OpenAI-compatible media routes (decision 0136), by their full slug.
+    const media = this.catalogue
+      .all()
+      .filter((model) => mediaRouteOf(model))
+      .map((model) => ({
+        id: model.slug,
+        object: 'model' as const,
+        created: CHAT_MODELS_CREATED,
+        owned_by: model.provider,
+      }));
+    return {
+      ...list,
+      data: [...list.data, ...media].filter((model) => keyMayUse(account, model.id)),
+    };
   }
 
   /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
