@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import OpenAI, { APIError, toFile } from 'openai';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
-import { FakeOpenAi, type LocalPlatform, startLocalPlatform, tinyWav } from '@genhub/testing';
+import {
+  FakeOpenAi,
+  type LocalPlatform,
+  openAiError,
+  startLocalPlatform,
+  tinyWav,
+} from '@genhub/testing';
 
 const IMAGE = 'local/image/text-to-image';
 const SPEECH = 'local/speech/text-to-speech';
@@ -351,6 +357,60 @@ describe('OpenAI-compatible media routes with the official openai client (built 
       401,
       { code: 401, error: 'Missing Authorization header' },
     ]);
+  }, 60_000);
+
+  it('a key past its spend limit is refused like a balance, in OpenAI’s shape', async () => {
+    const { id, client } = await account(1, { spend_limit: { amount: 0.001, period: 'day' } });
+    const limited = await apiError(client.images.generate({ model: IMAGE, prompt: 'x' }));
+    expect([limited.status, limited.error]).toEqual([
+      402,
+      {
+        message:
+          'API key spend limit reached. Limit: $0.001 per day, spent: $0.000, required: $0.002.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'key_spend_limit_reached',
+      },
+    ]);
+    // Within the limit the same key is served, and the limit counts what it spent.
+    const speech = await client.audio.speech.create({
+      model: SPEECH,
+      input: 'ok',
+      voice: 'en',
+      response_format: 'wav',
+    });
+    expect(Buffer.from(await speech.arrayBuffer()).toString('ascii', 0, 4)).toBe('RIFF');
+    expect(await ledgerOf(id)).toMatchObject({ reserved: 0, balance: 1_000_000 - PRICE[SPEECH] });
+    const spent = await apiError(
+      client.audio.speech.create({ model: SPEECH, input: 'again', voice: 'en' }),
+    );
+    expect([spent.status, spent.code]).toEqual([402, 'key_spend_limit_reached']);
+  }, 60_000);
+
+  it('a task that fails is refused in OpenAI’s terms, naming the task, and costs nothing', async () => {
+    const { id, client } = await account(1);
+    const file = async () => toFile(tinyWav(800), 'a.wav', { type: 'audio/wav' });
+    upstream.faults.push({
+      kind: 'fail',
+      status: 400,
+      body: openAiError('Invalid language code', 'invalid_request_error', 'language', null),
+    });
+    const refused = await apiError(
+      client.audio.transcriptions.create({ file: await file(), model: WHISPER }),
+    );
+    expect([refused.status, refused.type, refused.code]).toEqual([
+      400,
+      'invalid_request_error',
+      'invalid_request',
+    ]);
+    expect(refused.message).toMatch(/^400 The task [0-9a-f-]{36} failed \(code 1401\): /);
+    upstream.faults.push({ kind: 'fail', status: 500 });
+    const broken = await apiError(
+      client.audio.transcriptions.create({ file: await file(), model: WHISPER }),
+    );
+    expect([broken.status, broken.type, broken.code]).toEqual([502, 'api_error', 'upstream_error']);
+    expect(broken.message).toMatch(/failed \(code 5003\)/);
+    expect(await ledgerOf(id)).toMatchObject({ reserved: 0, balance: 1_000_000, usage: [] });
   }, 60_000);
 
   it('a task that outlives the sync wait: a 504 the SDK does not retry, then one release when it ends', async () => {
