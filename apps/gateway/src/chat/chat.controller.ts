@@ -25,8 +25,8 @@ import {
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
 } from '@genhub/chat-feature';
-import { CHAT_MODELS_CREATED, ModelCatalogue } from '@genhub/providers';
-import { mediaRouteOf } from '../openai-media/media-models.util';
+import { ModelCatalogue } from '@genhub/providers';
+import { mediaModelViews } from '../openai-media/media-models.util';
 import { abortOnDisconnect, writeEventStream } from './event-stream.util';
 
 /**
@@ -56,16 +56,8 @@ export class ChatController {
   })
   models(@CurrentAccount() account: AuthenticatedAccount) {
     const list = this.listModels.execute();
-    // The models of the OpenAI-compatible media routes (decision 0136), by their full slug.
-    const media = this.catalogue
-      .all()
-      .filter((model) => mediaRouteOf(model))
-      .map((model) => ({
-        id: model.slug,
-        object: 'model' as const,
-        created: CHAT_MODELS_CREATED,
-        owned_by: model.provider,
-      }));
+    // Then the models of the OpenAI-compatible media routes (decision 0136).
+    const media = mediaModelViews(this.catalogue);
     return {
       ...list,
       data: [...list.data, ...media].filter((model) => keyMayUse(account, model.id)),
@@ -78,9 +70,9 @@ export class ChatController {
   @ChatRoute({
     operationId: 'getChatModel',
     tag: 'Chat',
-    summary: 'Retrieve a chat model (OpenAI-compatible)',
+    summary: 'Retrieve a chat or media model (OpenAI-compatible)',
     description:
-      'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
+      'One entry of `GET /v1/models` (a chat model, or a model of the images and audio routes), or 404 in the chat error shape (`param: "model"`).',
     ok: { description: 'The chat model.', type: ChatModelDto },
     errors: [AppErrorCode.ModelNotFound, AppErrorCode.ModelNotAllowed],
   })
@@ -91,7 +83,8 @@ export class ChatController {
       'A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`).',
   })
   model(@CurrentAccount() account: AuthenticatedAccount, @Param('*') id: string) {
-    const model = this.getModel.execute(id);
+    const media = mediaModelViews(this.catalogue).find((entry) => entry.id === id);
+    const model = media ?? this.getModel.execute(id);
     assertModelAllowed(account, model.id);
     return model;
   }

@@ -3,7 +3,8 @@ import {
   TextToImageInputDto,
   TextToSpeechInputDto,
 } from '@genhub/contracts/server';
-import type { ModelDefinition } from '@genhub/providers';
+import type { ChatModelDto } from '@genhub/contracts/server';
+import { CHAT_MODELS_CREATED, type ModelCatalogue, type ModelDefinition } from '@genhub/providers';
 
 /** What an OpenAI-compatible media route asks of a model. */
 export type MediaRoute = 'images' | 'speech' | 'transcriptions';
@@ -27,4 +28,20 @@ export function mediaRouteOf(model: ModelDefinition): MediaRoute | undefined {
   return (Object.keys(ROUTE_INPUTS) as MediaRoute[]).find(
     (route) => model.inputSchema === ROUTE_INPUTS[route],
   );
+}
+
+/**
+ * The catalogue's models a media route takes, as `GET /v1/models` lists them after the chat
+ * models: by their full slug, `owned_by` their provider.
+ */
+export function mediaModelViews(catalogue: ModelCatalogue): ChatModelDto[] {
+  return catalogue
+    .all()
+    .filter((model) => mediaRouteOf(model))
+    .map((model) => ({
+      id: model.slug,
+      object: 'model',
+      created: CHAT_MODELS_CREATED,
+      owned_by: model.provider,
+    }));
 }

@@ -243,6 +243,15 @@ describe('OpenAI-compatible media routes with the official openai client (built 
     const allowed: string[] = [];
     for await (const model of limited.client.models.list()) allowed.push(model.id);
     expect(allowed).toEqual([SPEECH]);
+    // The SDK's models.retrieve finds each one too (its slashes percent-encoded).
+    expect(await client.models.retrieve(WHISPER)).toEqual({
+      id: WHISPER,
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'fake',
+    });
+    const refused = await apiError(limited.client.models.retrieve(IMAGE));
+    expect([refused.status, refused.type]).toEqual([403, 'permission_error']);
   });
 
   it('refuses in OpenAI’s shape as the SDK surfaces it, charging nothing', async () => {

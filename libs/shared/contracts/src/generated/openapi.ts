@@ -752,8 +752,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retrieve a chat model (OpenAI-compatible)
-         * @description One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).
+         * Retrieve a chat or media model (OpenAI-compatible)
+         * @description One entry of `GET /v1/models` (a chat model, or a model of the images and audio routes), or 404 in the chat error shape (`param: "model"`).
          */
         get: operations["getChatModel"];
         put?: never;
