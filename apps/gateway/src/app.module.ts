@@ -23,6 +23,7 @@ import { FilesController } from './files/files.controller';
 import { MediaUploadsController } from './files/media-uploads.controller';
 import { UploadRetentionScheduler } from './files/upload-retention.scheduler';
 import { GatewayExceptionFilter } from './filters/gateway-exception.filter';
+import { OpenAiMediaHttpModule } from './openai-media/openai-media-http.module';
 import { GATEWAY_TASK_ENGINE, TasksHttpModule } from './tasks/tasks-http.module';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
 import { PublicLinks } from './transport/public-links.service';
@@ -49,6 +50,7 @@ export class AppModule {
         KeysHttpModule,
         ChatHttpModule.forRoot(),
         ReplicateHttpModule,
+        OpenAiMediaHttpModule,
         DocsModule,
       ],
       controllers: [CdnController, FilesController, MediaUploadsController],

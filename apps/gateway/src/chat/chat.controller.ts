@@ -25,6 +25,8 @@ import {
   ListChatModelsUseCase,
   StreamChatCompletionUseCase,
 } from '@genhub/chat-feature';
+import { ModelCatalogue } from '@genhub/providers';
+import { mediaModelViews } from '../openai-media/media-models.util';
 import { abortOnDisconnect, writeEventStream } from './event-stream.util';
 
 /**
@@ -39,6 +41,7 @@ export class ChatController {
     private readonly stream: StreamChatCompletionUseCase,
     private readonly listModels: ListChatModelsUseCase,
     private readonly getModel: GetChatModelUseCase,
+    private readonly catalogue: ModelCatalogue,
   ) {}
 
   @Get('v1/models')
@@ -46,14 +49,19 @@ export class ChatController {
   @ChatRoute({
     operationId: 'listChatModels',
     tag: 'Chat',
-    summary: 'List chat models (OpenAI-compatible)',
+    summary: 'List chat and media models (OpenAI-compatible)',
     description:
-      "The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes. Only those the caller's key may use (`allowed_models`).",
+      "The chat models, then the task models the images and audio routes take (text-to-image, text-to-speech, speech-to-text; `owned_by` their provider): ids are what `model` of a chat completion or a media call takes. `GET /api/v3/models` lists every task model. Only those the caller's key may use (`allowed_models`).",
     ok: { description: 'The chat models.', type: ChatModelListDto },
   })
   models(@CurrentAccount() account: AuthenticatedAccount) {
     const list = this.listModels.execute();
-    return { ...list, data: list.data.filter((model) => keyMayUse(account, model.id)) };
+    // Then the models of the OpenAI-compatible media routes (decision 0136).
+    const media = mediaModelViews(this.catalogue);
+    return {
+      ...list,
+      data: [...list.data, ...media].filter((model) => keyMayUse(account, model.id)),
+    };
   }
 
   /** Fastify's wildcard: chat model ids hold slashes (`local/chat`), as the client sends them. */
@@ -62,9 +70,9 @@ export class ChatController {
   @ChatRoute({
     operationId: 'getChatModel',
     tag: 'Chat',
-    summary: 'Retrieve a chat model (OpenAI-compatible)',
+    summary: 'Retrieve a chat or media model (OpenAI-compatible)',
     description:
-      'One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).',
+      'One entry of `GET /v1/models` (a chat model, or a model of the images and audio routes), or 404 in the chat error shape (`param: "model"`).',
     ok: { description: 'The chat model.', type: ChatModelDto },
     errors: [AppErrorCode.ModelNotFound, AppErrorCode.ModelNotAllowed],
   })
@@ -75,7 +83,8 @@ export class ChatController {
       'A chat model id. Its slash may be sent as is or percent-encoded (`local%2Fchat`).',
   })
   model(@CurrentAccount() account: AuthenticatedAccount, @Param('*') id: string) {
-    const model = this.getModel.execute(id);
+    const media = mediaModelViews(this.catalogue).find((entry) => entry.id === id);
+    const model = media ?? this.getModel.execute(id);
     assertModelAllowed(account, model.id);
     return model;
   }

@@ -116,7 +116,7 @@ describe('chat endpoints with the official openai client (in-process gateway, Po
     throw new Error('expected an APIError');
   }
 
-  it('lists the chat models in the shape the client expects', async () => {
+  it('lists the chat and media models in the shape the client expects', async () => {
     const { client } = await account();
     const ids: string[] = [];
     for await (const model of client.models.list()) {
@@ -128,7 +128,14 @@ describe('chat endpoints with the official openai client (in-process gateway, Po
       });
       ids.push(model.id);
     }
-    expect(ids).toEqual(['fake/gpt', 'fake/solo', 'local/chat']);
+    // The chat models, then the task models of the images and audio routes (decision 0136).
+    expect(ids).toEqual([
+      'fake/gpt',
+      'fake/solo',
+      'local/chat',
+      'local/image/text-to-image',
+      'local/speech/text-to-speech',
+    ]);
   });
 
   it('retrieves one chat model by its id, slashes and all, and 404s an unknown one', async () => {

@@ -171,6 +171,9 @@ describe('the OpenAPI document', () => {
         'GET /api/v3/predictions/{task_id}/webhook-deliveries',
         'POST /api/v3/files/upload',
         'POST /v1/chat/completions',
+        'POST /v1/images/generations',
+        'POST /v1/audio/speech',
+        'POST /v1/audio/transcriptions',
         'GET /v1/models',
         'GET /v1/models/{model}',
         'POST /replicate/v1/models/{owner}/{name}/predictions',
@@ -341,7 +344,15 @@ describe('the OpenAPI document', () => {
     const chat = document.paths['/v1/chat/completions'].post.responses;
     expect(chat['401'].$ref).toBe('#/components/responses/V1Unauthorized');
     expect(chat['400'].$ref).toBe('#/components/responses/ChatBadRequest');
-    expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param']);
+    expect(keys('ChatErrorDetail')).toEqual(['message', 'type', 'param', 'code']);
+    // The media routes (decision 0136): the chat family, with the wait that ran out.
+    const speech = document.paths['/v1/audio/speech'].post.responses;
+    expect(speech['504'].$ref).toBe('#/components/responses/ChatGatewayTimeout');
+    expect(examples('ChatGatewayTimeout')[0].error).toMatchObject({
+      type: 'server_error',
+      code: 'sync_wait_expired',
+    });
+    expect(Object.keys(speech['200'].content)).toEqual(['audio/wav']);
   });
 
   it('documents the admin API (docs/interface.md, "Admin API") with its bodies and answers', () => {

@@ -14,6 +14,44 @@ describe('errorBody', () => {
     expect(responseFamily('/replicate/v1/predictions?cursor=x')).toBe('replicate');
     expect(responseFamily('/replicatex')).toBe('v1');
     expect(responseFamily('/elsewhere')).toBe('v1');
+    expect(responseFamily('/v1/images/generations')).toBe('media');
+    expect(responseFamily('/v1/audio/speech?x=1')).toBe('media');
+    expect(responseFamily('/v1/audio/transcriptions')).toBe('media');
+    // A task model under a provider named like a media route stays a /v1 submit.
+    expect(responseFamily('/v1/audio/speech/text-to-speech')).toBe('v1');
+  });
+
+  it('answers the media routes in OpenAI’s shape with its code, authentication aside', () => {
+    const body = (code: AppErrorCode, details = {}) =>
+      errorBody('media', new AppException(code, details));
+    expect(body(AppErrorCode.InsufficientBalance)).toEqual({
+      error: {
+        message: 'Insufficient balance',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    });
+    expect(body(AppErrorCode.ModelNotFound, { param: 'model' })).toEqual({
+      error: {
+        message: 'The model does not exist',
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'model_not_found',
+      },
+    });
+    expect(body(AppErrorCode.ScopeNotAllowed)).toMatchObject({
+      error: { type: 'permission_error', code: 'scope_not_allowed' },
+    });
+    expect(body(AppErrorCode.SyncWaitExpired)).toMatchObject({
+      error: { type: 'server_error', code: 'sync_wait_expired' },
+    });
+    expect(body(AppErrorCode.InvalidApiKey)).toEqual({
+      code: 401,
+      error: 'Invalid or revoked API key',
+    });
+    for (const code of Object.values(AppErrorCode))
+      expect(errorBody('media', new AppException(code))).toBeDefined();
   });
 
   it('gives every catalogue code a body in every family', () => {

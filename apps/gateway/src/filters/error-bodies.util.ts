@@ -43,6 +43,7 @@ const V1_ERROR_FORM = {
   request_timeout: 'string',
   upstream_error: 'string',
   service_unavailable: 'string',
+  sync_wait_expired: 'string',
   internal: 'string',
   api_key_expired: 'string',
   scope_not_allowed: 'string',
@@ -80,6 +81,7 @@ const CHAT_ERROR_TYPE = {
   request_timeout: 'invalid_request_error',
   upstream_error: 'api_error',
   service_unavailable: 'server_error',
+  sync_wait_expired: 'server_error',
   internal: 'server_error',
   api_key_expired: 'standard',
   scope_not_allowed: 'standard',
@@ -121,7 +123,17 @@ const REPLICATE_ERROR_TITLE = {
   model_not_allowed: 'Forbidden',
   key_spend_limit_reached: 'Insufficient credit',
   key_wider_than_caller: 'Forbidden',
+  sync_wait_expired: 'Gateway timeout',
 } as const satisfies Record<AppErrorCode, string>;
+
+/**
+ * The OpenAI-compatible media routes (decision 0136): the chat body plus OpenAI's `code`,
+ * which the openai SDK surfaces as `APIError.code`. The catalogue code, except where OpenAI
+ * has its own word; a missing scope is a permission error there, not an authentication one.
+ */
+const MEDIA_ERROR_CODE: Partial<Record<AppErrorCode, string>> = {
+  insufficient_balance: 'insufficient_quota',
+};
 
 /** The HTTP status of a catalogue error: the transport's concern, not the exception's. */
 export function httpStatus(error: AppException, family?: ResponseFamily): number {
@@ -152,16 +164,35 @@ export function errorBody(family: ResponseFamily, error: AppException): ErrorBod
         detail: error.message,
         status: httpStatus(error, family),
       };
-    case 'chat': {
-      const type = CHAT_ERROR_TYPE[error.code];
-      if (type === 'standard') return standardBody(error);
-      return {
-        error: {
-          message: error.message,
-          type,
-          param: error.details.param ?? error.details.fields?.[0] ?? null,
-        },
-      };
+    case 'chat':
+      return chatBody(error);
+    case 'media': {
+      const type =
+        error.code === 'scope_not_allowed' ? 'permission_error' : CHAT_ERROR_TYPE[error.code];
+      return type === 'standard' ? standardBody(error) : mediaBody(error, type);
     }
   }
+}
+
+function chatBody(error: AppException): ErrorBody {
+  const type = CHAT_ERROR_TYPE[error.code];
+  if (type === 'standard') return standardBody(error);
+  return {
+    error: {
+      message: error.message,
+      type,
+      param: error.details.param ?? error.details.fields?.[0] ?? null,
+    },
+  };
+}
+
+function mediaBody(error: AppException, type: string): ErrorBody {
+  return {
+    error: {
+      message: error.message,
+      type,
+      param: error.details.param ?? error.details.fields?.[0] ?? null,
+      code: MEDIA_ERROR_CODE[error.code] ?? error.code,
+    },
+  };
 }

@@ -46,6 +46,18 @@ function inFamilyShape(path: string, status: number, body: unknown): boolean {
       // (docs/interface.md, "Chat authentication refusals").
       return chat || standard;
     }
+    case 'media': {
+      // The chat shape plus OpenAI's `code` (decision 0136); authentication as on chat.
+      const error = b.error as Record<string, unknown> | undefined;
+      const media =
+        typeof error === 'object' &&
+        error !== null &&
+        typeof error.message === 'string' &&
+        typeof error.type === 'string' &&
+        'param' in error &&
+        typeof error.code === 'string';
+      return media || standard;
+    }
     default:
       return standard;
   }

@@ -20,6 +20,7 @@ export function trustForOutboundFetch(cas: string[] | undefined): void {
 export function outboundFetch(url: string, init: RequestInit): Promise<Response> {
   if (!trustingAgent) return fetch(url, init);
   // Node's fetch takes an undici dispatcher; its types and the undici package's differ in detail.
-  const dispatcher = trustingAgent as unknown as RequestInit['dispatcher'];
-  return fetch(url, { ...init, dispatcher });
+  // (and a project type-checked with the DOM's RequestInit has no `dispatcher` at all).
+  const withAgent: object = { ...init, dispatcher: trustingAgent };
+  return fetch(url, withAgent as RequestInit);
 }

@@ -46,6 +46,11 @@ export const AppErrorCode = {
   /** An upstream provider refused us (credentials) or answered something unusable. */
   UpstreamError: 'upstream_error',
   ServiceUnavailable: 'service_unavailable',
+  /**
+   * An OpenAI-compatible media call whose task outlived the synchronous wait: the task goes on
+   * and settles once when it ends (decision 0136).
+   */
+  SyncWaitExpired: 'sync_wait_expired',
   Internal: 'internal',
 } as const;
 
@@ -162,6 +167,11 @@ export const APP_ERRORS = {
     status: 503,
     message: 'Service temporarily unavailable, please retry',
     transient: true,
+  },
+  sync_wait_expired: {
+    status: 504,
+    message: 'The task did not finish within the synchronous wait',
+    transient: false,
   },
   internal: { status: 500, message: 'Server error', transient: true },
 } as const satisfies Record<AppErrorCode, AppErrorEntry>;
@@ -292,3 +302,16 @@ export function replicateStatus(code: AppErrorCode): number {
 
 /** The 409 of a delete asked only for an open task (a Replicate-compatible cancel) that ended. */
 export const TASK_ALREADY_ENDED_MESSAGE = 'The task already ended';
+
+/**
+ * The 504 text of an OpenAI-compatible media call whose task outlived the sync wait
+ * (decision 0136): the task, that it goes on and is billed once, where to read it.
+ */
+export function syncWaitExpiredMessage(taskId: string, waitSeconds: number): string {
+  return `The task ${taskId} did not finish within the synchronous wait of ${waitSeconds} s. It goes on and is billed once when it ends; read its result at GET /v1/requests/${taskId}. Retrying would start (and bill) another task.`;
+}
+
+/** The 400 text of an OpenAI-compatible media call naming a model of another kind. */
+export function modelKindMismatchMessage(model: string, wanted: string): string {
+  return `Invalid request: the model ${model} does not ${wanted}; GET /v1/models lists the models each route takes`;
+}

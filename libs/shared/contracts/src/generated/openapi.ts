@@ -682,6 +682,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Synthesize speech (OpenAI-compatible)
+         * @description A synchronous submit of the model named by its full slug: reserved, run and settled by the task engine like `?sync=true` (task history, per-key rules). A task that outlives the synchronous wait answers 504 `sync_wait_expired` with `x-should-retry: false`; it goes on and is billed once when it ends. `input` becomes `text`; the answer is the audio file itself.
+         */
+        post: operations["createSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe audio (OpenAI-compatible)
+         * @description A synchronous submit of the model named by its full slug: reserved, run and settled by the task engine like `?sync=true` (task history, per-key rules). A task that outlives the synchronous wait answers 504 `sync_wait_expired` with `x-should-retry: false`; it goes on and is billed once when it ends. The `file` is stored as an upload of the account (its quotas and 7-day retention apply) and given to the model as `audio_url`.
+         */
+        post: operations["createTranscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balance": {
         parameters: {
             query?: never;
@@ -716,6 +756,26 @@ export interface paths {
          * @description Billed by tokens: the upper bound (prompt + `max_tokens`, default cap 4096, at the model’s prices) is reserved first, the actual cost from the usage is charged at the end and the rest returned; a failed completion costs nothing. With `stream: true` the answer is server-sent events; an error after the first event arrives as a last `data: {"error": …}` event.
          */
         post: operations["createChatCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate images (OpenAI-compatible)
+         * @description A synchronous submit of the model named by its full slug: reserved, run and settled by the task engine like `?sync=true` (task history, per-key rules). A task that outlives the synchronous wait answers 504 `sync_wait_expired` with `x-should-retry: false`; it goes on and is billed once when it ends. `size` becomes `aspect_ratio` and `resolution`, `n` `num_outputs`; `b64_json` carries the stored image’s bytes.
+         */
+        post: operations["createImage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -830,8 +890,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List chat models (OpenAI-compatible)
-         * @description The chat models only (use `GET /api/v3/models` for the task models): ids are what `model` of a chat completion takes. Only those the caller's key may use (`allowed_models`).
+         * List chat and media models (OpenAI-compatible)
+         * @description The chat models, then the task models the images and audio routes take (text-to-image, text-to-speech, speech-to-text; `owned_by` their provider): ids are what `model` of a chat completion or a media call takes. `GET /api/v3/models` lists every task model. Only those the caller's key may use (`allowed_models`).
          */
         get: operations["listChatModels"];
         put?: never;
@@ -850,8 +910,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retrieve a chat model (OpenAI-compatible)
-         * @description One entry of `GET /v1/models`, or 404 in the chat error shape (`param: "model"`).
+         * Retrieve a chat or media model (OpenAI-compatible)
+         * @description One entry of `GET /v1/models` (a chat model, or a model of the images and audio routes), or 404 in the chat error shape (`param: "model"`).
          */
         get: operations["getChatModel"];
         put?: never;
@@ -1371,6 +1431,11 @@ export interface components {
             type: string;
             /** @example messages */
             param: string | null;
+            /**
+             * @description OpenAI's error code, on the images and audio routes only (`insufficient_quota`, `model_not_found`, `invalid_request`, `scope_not_allowed`, `model_not_allowed`, `sync_wait_expired`…): what the openai SDK shows as `APIError.code`.
+             * @example model_not_found
+             */
+            code?: string;
         };
         ChatMessage: {
             /** @enum {string} */
@@ -1440,6 +1505,57 @@ export interface components {
             /** @enum {string} */
             message: "success";
             data: components["schemas"]["DeleteTaskAnswer"];
+        };
+        ImageData: {
+            /** @description With `response_format: url`: the image on the CDN. */
+            url?: string;
+            /** @description With `response_format: b64_json`: the image bytes. */
+            b64_json?: string;
+            /** @description The prompt the model drew (genhub does not rewrite it). */
+            revised_prompt?: string;
+        };
+        ImageGeneration: {
+            /**
+             * @description Unix seconds.
+             * @example 1735689600
+             */
+            created: number;
+            data: components["schemas"]["ImageData"][];
+        };
+        ImageGenerationRequest: {
+            /**
+             * @description A genhub text-to-image model by its full slug, e.g. `local/image/text-to-image`.
+             * @example local/image/text-to-image
+             */
+            model: string;
+            /** @description The model’s `prompt`. */
+            prompt: string;
+            /**
+             * @description The model’s `num_outputs`.
+             * @default 1
+             */
+            n?: number;
+            /**
+             * @description `WIDTHxHEIGHT` (or `auto`): the long side becomes `resolution` (512, 1024 or 2048), the ratio `aspect_ratio` (1:1, 16:9, 9:16, 4:3, 3:4, 3:2, 2:3); OpenAI’s 1792×1024 and 1024×1792 are taken as 16:9 and 9:16 at 2048.
+             * @example 1024x1024
+             */
+            size?: string;
+            /**
+             * @default url
+             * @enum {string}
+             */
+            response_format?: "url" | "b64_json";
+            /**
+             * @description The model’s `output_format`.
+             * @enum {string}
+             */
+            output_format?: "png" | "jpeg" | "webp";
+            /** @description Accepted and ignored. */
+            quality?: string;
+            /** @description Accepted and ignored. */
+            style?: string;
+            /** @description Accepted and ignored. */
+            user?: string;
         };
         ImageToVideoInput: {
             /**
@@ -1906,6 +2022,32 @@ export interface components {
              */
             image_url?: string;
         };
+        SpeechRequest: {
+            /**
+             * @description A genhub text-to-speech model by its full slug.
+             * @example local/speech/text-to-speech
+             */
+            model: string;
+            /** @description The model’s `text`. */
+            input: string;
+            /**
+             * @description A voice the model knows (`en`, `en-us`, `fr`, `de`, `es`, `it`, `pt`, `nl`) is passed as its `voice`; OpenAI’s voice names (`alloy`, `echo`, `nova`…) leave the model’s default.
+             * @example alloy
+             */
+            voice?: string;
+            /**
+             * @description Only `wav` is produced; unset, the answer is WAV too. Others: 400.
+             * @enum {string}
+             */
+            response_format?: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
+            /**
+             * @description Times the model’s 175 words per minute, as its `speed` (80 to 450).
+             * @default 1
+             */
+            speed?: number;
+            /** @description Accepted and ignored. */
+            instructions?: string;
+        };
         SpeechToTextInputDto: {
             /** @description URL of the audio to transcribe (mp3, wav, flac, ogg, m4a, webm; up to 50 MB). */
             audio_url: string;
@@ -2157,6 +2299,30 @@ export interface components {
             run_overhead: number;
             /** @description From creation to the terminal state. */
             total: number;
+        };
+        Transcription: {
+            /** @example Hello from genhub. */
+            text: string;
+        };
+        TranscriptionRequest: {
+            /**
+             * Format: binary
+             * @description The audio: MP3, WAV, FLAC or M4A, at most 25 MB.
+             */
+            file: string;
+            /** @description A genhub speech-to-text model by its full slug. */
+            model: string;
+            /**
+             * @description `json` (default) answers `{text}`, `text` the bare text; others: 400.
+             * @enum {string}
+             */
+            response_format?: "json" | "text" | "srt" | "verbose_json" | "vtt";
+            /** @description The model’s `language` (ISO-639-1). */
+            language?: string;
+            /** @description The model’s `prompt`. */
+            prompt?: string;
+            /** @description Accepted and ignored. */
+            temperature?: string;
         };
         UpdateApiKeyRequest: {
             /** @description A label for the key. */
@@ -2530,6 +2696,24 @@ export interface components {
         };
         /** @description Every route of the model failed transiently (429, 5xx, unreachable, time limit). Nothing was charged; retry with backoff. */
         ChatServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChatError"];
+            };
+        };
+        /** @description A transcription’s file over 25 MB, or over what the account’s upload storage quota has left. Nothing was kept or charged. */
+        ChatPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChatError"];
+            };
+        };
+        /** @description Images and audio routes: the task outlived the synchronous wait (`SYNC_TIMEOUT_MS`). It goes on and is billed once when it ends; `GET /v1/requests/{id}` reads it. Sent with `x-should-retry: false`: a retry would start and bill another task. */
+        ChatGatewayTimeout: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3772,6 +3956,72 @@ export interface operations {
             500: components["responses"]["ReplicateServerError"];
         };
     };
+    createSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpeechRequest"];
+            };
+        };
+        responses: {
+            /** @description The audio (WAV). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            400: components["responses"]["ChatBadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["ChatPaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
+            500: components["responses"]["ChatServerError"];
+            502: components["responses"]["ChatBadGateway"];
+            504: components["responses"]["ChatGatewayTimeout"];
+        };
+    };
+    createTranscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TranscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description `{text}`, or with `response_format: text` the bare text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transcription"];
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["ChatBadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["ChatPaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
+            413: components["responses"]["ChatPayloadTooLarge"];
+            500: components["responses"]["ChatServerError"];
+            502: components["responses"]["ChatBadGateway"];
+            504: components["responses"]["ChatGatewayTimeout"];
+        };
+    };
     getBalance: {
         parameters: {
             query?: never;
@@ -3844,6 +4094,38 @@ export interface operations {
             500: components["responses"]["ChatServerError"];
             502: components["responses"]["ChatBadGateway"];
             503: components["responses"]["ChatServiceUnavailable"];
+        };
+    };
+    createImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageGenerationRequest"];
+            };
+        };
+        responses: {
+            /** @description The images. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageGeneration"];
+                };
+            };
+            400: components["responses"]["ChatBadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            402: components["responses"]["ChatPaymentRequired"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["ChatNotFound"];
+            500: components["responses"]["ChatServerError"];
+            502: components["responses"]["ChatBadGateway"];
+            504: components["responses"]["ChatGatewayTimeout"];
         };
     };
     submitLocalimageTask: {

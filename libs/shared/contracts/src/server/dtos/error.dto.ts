@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 
 /** Inner business error of a /v1/ error body (unknown provider 1401, insufficient balance 1300). */
 @ApiSchema({ name: 'V1NestedError' })
@@ -60,6 +60,13 @@ export class ChatErrorDetailDto {
 
   @ApiProperty({ type: String, nullable: true, example: 'messages' })
   param!: string | null;
+
+  @ApiPropertyOptional({
+    example: 'model_not_found',
+    description:
+      "OpenAI's error code, on the images and audio routes only (`insufficient_quota`, `model_not_found`, `invalid_request`, `scope_not_allowed`, `model_not_allowed`, `sync_wait_expired`…): what the openai SDK shows as `APIError.code`.",
+  })
+  code?: string;
 }
 
 /** Error body of `POST /v1/chat/completions` and `GET /v1/models[/{model}]` once authenticated. */

@@ -9,6 +9,7 @@ export * from './file.dto';
 export * from './inputs';
 export * from './media-upload.dto';
 export * from './model.dto';
+export * from './openai-media.dto';
 export * from './prediction.dto';
 export * from './replicate.dto';
 export * from './task.dto';

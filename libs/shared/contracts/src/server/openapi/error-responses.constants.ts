@@ -8,6 +8,7 @@ import {
   modelNotFoundMessage,
   replicateInvalidVersionMessage,
   replicateModelNotFoundMessage,
+  syncWaitExpiredMessage,
   unknownProviderMessage,
   uploadDailyLimitMessage,
   uploadQuotaExceededMessage,
@@ -221,6 +222,34 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
       },
     }),
   },
+  ChatPayloadTooLarge: {
+    description:
+      'A transcription’s file over 25 MB, or over what the account’s upload storage quota has left. Nothing was kept or charged.',
+    content: json(ref('ChatError'), {
+      tooLarge: {
+        error: {
+          message: 'File too large: a transcription takes at most 25 MB',
+          type: 'invalid_request_error',
+          param: 'file',
+          code: 'payload_too_large',
+        },
+      },
+    }),
+  },
+  ChatGatewayTimeout: {
+    description:
+      'Images and audio routes: the task outlived the synchronous wait (`SYNC_TIMEOUT_MS`). It goes on and is billed once when it ends; `GET /v1/requests/{id}` reads it. Sent with `x-should-retry: false`: a retry would start and bill another task.',
+    content: json(ref('ChatError'), {
+      syncWaitExpired: {
+        error: {
+          message: syncWaitExpiredMessage('0f8fad5b-d9cb-469f-a165-70867728950e', 600),
+          type: 'server_error',
+          param: null,
+          code: 'sync_wait_expired',
+        },
+      },
+    }),
+  },
   ChatServerError: {
     description: 'Unexpected server error.',
     content: json(ref('ChatError'), {
@@ -322,9 +351,11 @@ export const ERROR_RESPONSE_NAMES = {
     402: 'ChatPaymentRequired',
     403: 'V1Forbidden',
     404: 'ChatNotFound',
+    413: 'ChatPayloadTooLarge',
     500: 'ChatServerError',
     502: 'ChatBadGateway',
     503: 'ChatServiceUnavailable',
+    504: 'ChatGatewayTimeout',
   },
   admin: {
     400: 'AdminBadRequest',
