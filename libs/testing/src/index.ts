@@ -17,3 +17,4 @@ export * from './local-platform.util';
 export * from './platform-checks.util';
 export * from './chromium.util';
 export * from './axe.util';
+export * from './redis-tls-checks.util';
