@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { loadConfig, RedisConfig } from '@genhub/config';
+import { PubSubService } from '@genhub/queue';
 import { buildAppForTest } from './built-app.util';
 import type { PlatformUnderTest } from './platform-checks.util';
 import type { RedisTestTopology } from './redis-topology.util';
+import { until } from './wait-for.util';
 import { closedPort } from './webhook-receiver.fake';
 
 /** How a built app ended that was expected not to start. */
@@ -99,8 +102,9 @@ async function anonymousPing(redis: RedisTestTopology, port: number): Promise<Er
 /**
  * What must hold on every Redis topology over TLS, as `it` blocks: its
  * servers refuse plaintext (no plaintext port, a plain connection fails) and
- * a TLS connection without the ACL user, and an app whose CA bundle does not
- * trust them stops at start-up with one line naming Redis and the certificate problem.
+ * a TLS connection without the ACL user; an app whose CA bundle does not
+ * trust them stops at start-up with one line naming Redis and the certificate
+ * problem, and the readiness check of one that meets such a certificate later names it.
  */
 export function itHoldsOverTls(
   current: () => { run: PlatformUnderTest; redis: RedisTestTopology },
@@ -132,4 +136,31 @@ export function itHoldsOverTls(
       /^gateway: failed to start: Redis: TLS certificate of 127\.0\.0\.1:\d+ refused: self[- ]signed certificate in certificate chain \(SELF_SIGNED_CERT_IN_CHAIN\); check REDIS_TLS_CA/,
     );
   }, 60_000);
+
+  it('readiness names a refused certificate: the redis check fails with the certificate problem', async () => {
+    const { run, redis } = current();
+    // As after the servers' CA changed under a running app.
+    const pubsub = new PubSubService(
+      loadConfig(RedisConfig, {
+        ...redis.env,
+        REDIS_TLS_CA: redis.tls?.wrongCaFile as string,
+        QUEUE_PREFIX: run.platform.queuePrefix,
+      }),
+    );
+    try {
+      let failure: Error | undefined;
+      await until(async () => {
+        failure = await pubsub.ping().then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        return failure?.message.startsWith('Redis: TLS certificate') ?? false;
+      }, 10_000).catch(() => undefined);
+      expect(failure?.message).toMatch(
+        /^Redis: TLS certificate of 127\.0\.0\.1:\d+ refused: self[- ]signed certificate in certificate chain \(SELF_SIGNED_CERT_IN_CHAIN\)/,
+      );
+    } finally {
+      await pubsub.onApplicationShutdown();
+    }
+  }, 30_000);
 }
