@@ -39,8 +39,8 @@ export async function redisCli(port: number, ...args: string[]): Promise<string>
 /**
  * A TLS set-up's material, made by the test with `openssl`: a CA of its own,
  * one server certificate it signed for 127.0.0.1 and localhost (every server
- * shares it), another CA that signed nothing here, and the ACL user every
- * data node requires (the `default` user is off).
+ * shares it), another CA that signed nothing here, the ACL user every
+ * data node requires (the `default` user is off) and the Sentinels' password.
  */
 export interface RedisTestTls {
   readonly caFile: string;
@@ -49,6 +49,8 @@ export interface RedisTestTls {
   readonly keyFile: string;
   readonly username: string;
   readonly password: string;
+  /** The Sentinels' own `requirepass` (REDIS_SENTINEL_PASSWORD). */
+  readonly sentinelPassword: string;
 }
 
 async function openssl(dir: string, ...args: string[]): Promise<void> {
@@ -110,13 +112,16 @@ export async function makeRedisTestTls(dir: string): Promise<RedisTestTls> {
     keyFile: join(dir, 'server.key'),
     username: 'genhub-app',
     password: 'tls-test-secret',
+    sentinelPassword: 'tls-test-sentinel-secret',
   };
 }
 
 /** `redis-cli` flags that reach a TLS server of `tls` as its ACL user. */
-function tlsCliArgs(tls: RedisTestTls, asUser: boolean): string[] {
-  const user = asUser ? ['--user', tls.username, '--pass', tls.password, '--no-auth-warning'] : [];
-  return ['--tls', '--cacert', tls.caFile, ...user];
+function tlsCliArgs(tls: RedisTestTls, sentinel: boolean): string[] {
+  const auth = sentinel
+    ? ['--pass', tls.sentinelPassword]
+    : ['--user', tls.username, '--pass', tls.password];
+  return ['--tls', '--cacert', tls.caFile, ...auth, '--no-auth-warning'];
 }
 
 /**
@@ -209,8 +214,8 @@ class RedisProcesses {
 
   /** `redis-cli` against one of these servers, over TLS as the ACL user when they use them. */
   cli(port: number, ...args: string[]): Promise<string> {
-    // Over TLS the data nodes require the ACL user; the Sentinels have none.
-    const tls = this.tls ? tlsCliArgs(this.tls, !this.sentinelPorts.has(port)) : [];
+    // Over TLS the data nodes require the ACL user, the Sentinels their password.
+    const tls = this.tls ? tlsCliArgs(this.tls, this.sentinelPorts.has(port)) : [];
     return redisCli(port, ...tls, ...args);
   }
 
@@ -404,8 +409,8 @@ export interface RedisTestSentinel extends RedisTestTopology {
  * A primary, `replicas` replicas and three Sentinels (quorum 2, a primary
  * presumed down after one second) on free private ports, ready once the
  * replicas are in sync and every Sentinel knows them and the others. With
- * `tls`, replication and the Sentinels speak TLS too, and the Sentinels reach
- * the data nodes as the ACL user.
+ * `tls`, replication and the Sentinels speak TLS too, the Sentinels reach
+ * the data nodes as the ACL user and require a password of their own.
  */
 export async function startRedisSentinel(
   replicas = 1,
@@ -442,6 +447,9 @@ export async function startRedisSentinel(
             ? [
                 `sentinel auth-user ${master} ${tls.username}`,
                 `sentinel auth-pass ${master} ${tls.password}`,
+                // The Sentinels' own password, which they also use with each other.
+                `requirepass ${tls.sentinelPassword}`,
+                `sentinel sentinel-pass ${tls.sentinelPassword}`,
               ]
             : []),
           '',
@@ -464,6 +472,7 @@ export async function startRedisSentinel(
       REDIS_SENTINELS: sentinels.map((port) => `127.0.0.1:${port}`).join(','),
       REDIS_SENTINEL_MASTER: master,
       ...tlsEnv(tls, true),
+      ...(tls ? { REDIS_SENTINEL_PASSWORD: tls.sentinelPassword } : {}),
     };
     return {
       ...topology(processes, env, (label) => testQueuePrefix(label)),

@@ -4,6 +4,7 @@ import {
   itHoldsOverTls,
   itRunsThePlatform,
   type PlatformUnderTest,
+  redisCli,
   type RedisTestSentinel,
   sleep,
   startPlatformOn,
@@ -16,8 +17,8 @@ import {
 /**
  * The four built apps on a primary, a replica and three Sentinels of this
  * test's own that all speak TLS only (replication too), the data nodes
- * requiring an ACL user: REDIS_SENTINELS with REDIS_TLS, REDIS_TLS_CA,
- * REDIS_USERNAME and REDIS_PASSWORD. The Sentinels and the data nodes are
+ * requiring an ACL user and the Sentinels a password: REDIS_SENTINELS with
+ * REDIS_TLS, REDIS_TLS_CA, REDIS_USERNAME, REDIS_PASSWORD and REDIS_SENTINEL_PASSWORD. The Sentinels and the data nodes are
  * reached over TLS, and so is the replica the Sentinels promote (issue 40).
  */
 describe('on Redis Sentinel over TLS', () => {
@@ -42,7 +43,16 @@ describe('on Redis Sentinel over TLS', () => {
     ).toContain(`${run.platform.queuePrefix}:tasks:meta`);
     const clients = await sentinel.cli(primary, 'CLIENT', 'LIST');
     expect(clients).toMatch(/ user=genhub-app /);
-    expect(clients).not.toMatch(/ user=default /);
+    expect(clients).not.toMatch(/ user=default /); // The Sentinels want their own password (REDIS_SENTINEL_PASSWORD), over TLS too.
+    expect(sentinel.env.REDIS_SENTINEL_PASSWORD).toBeDefined();
+    const anonymous = await redisCli(
+      sentinel.sentinels[0],
+      '--tls',
+      '--cacert',
+      sentinel.tls?.caFile as string,
+      'PING',
+    );
+    expect(anonymous).toMatch(/^NOAUTH/);
   });
 
   itRunsThePlatform(() => run);
