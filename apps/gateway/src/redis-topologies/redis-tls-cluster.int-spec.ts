@@ -26,7 +26,7 @@ describe('on a Redis Cluster over TLS', () => {
   afterAll(async () => {
     await run?.stop();
     await cluster?.stop();
-  });
+  }, 60_000);
 
   it('starts every app ready, connected to every primary over TLS as the ACL user', async () => {
     expect(await allReady(run)).toBe(true);

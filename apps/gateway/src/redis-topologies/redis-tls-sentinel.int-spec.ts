@@ -33,7 +33,7 @@ describe('on Redis Sentinel over TLS', () => {
   afterAll(async () => {
     await run?.stop();
     await sentinel?.stop();
-  });
+  }, 60_000);
 
   it('starts every app ready, on the primary the Sentinels name, over TLS as the ACL user', async () => {
     expect(await allReady(run)).toBe(true);

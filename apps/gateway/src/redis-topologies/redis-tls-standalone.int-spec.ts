@@ -27,7 +27,7 @@ describe('on a standalone Redis over TLS (rediss://)', () => {
   afterAll(async () => {
     await run?.stop();
     await redis?.stop();
-  });
+  }, 60_000);
 
   it('starts every app ready over TLS, as the ACL user', async () => {
     expect(redis.env.REDIS_URL).toMatch(/^rediss:\/\/genhub-app:[^@]+@127\.0\.0\.1:\d+$/);

@@ -34,8 +34,8 @@ export interface BootstrapOptions {
  * metrics, and graceful shutdown (SIGTERM stops intake, lets in-flight work
  * finish for SHUTDOWN_GRACE_MS, then exits). A service that cannot finish
  * starting — bad configuration, a dependency that throws, a Redis TLS
- * certificate it refuses, a port in use — exits 1 with one line on stderr; once up, an unhandled rejection or
- * exception ends it too (decision 0101).
+ * certificate it refuses, a port in use — exits 1 with one line on stderr;
+ * once up, an unhandled rejection or exception ends it too (decision 0101).
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<INestApplication> {
   try {
