@@ -20,3 +20,4 @@ export * from './axe.util';
 export * from './test-tls-ca.util';
 export * from './tls-postgres.util';
 export * from './tls-proxy.util';
+export * from './redis-tls-checks.util';

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from './load-config.util';
 import { RedisConfig } from './redis.config';
 
@@ -113,5 +117,90 @@ describe('RedisConfig: one topology', () => {
     expect(refusal({ REDIS_SENTINELS: 's:1', REDIS_TLS: 'yes' })).toBe(
       'Invalid configuration: REDIS_TLS must be a boolean value (got "yes")',
     );
+  });
+});
+
+describe('RedisConfig: the CA bundle of TLS (REDIS_TLS_CA)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'genhub-redis-ca-'));
+  const caFile = join(dir, 'ca.crt');
+  let pem: string;
+
+  beforeAll(() => {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=genhub test ca',
+        '-keyout',
+        join(dir, 'ca.key'),
+        '-out',
+        caFile,
+      ],
+      { stdio: 'ignore' },
+    );
+    pem = readFileSync(caFile, 'utf8');
+    writeFileSync(join(dir, 'key-only.pem'), readFileSync(join(dir, 'ca.key')));
+    writeFileSync(
+      join(dir, 'broken.pem'),
+      pem.replace(/\n[A-Za-z0-9+/]{20}/, '\nnot-base64-at-all!!!'),
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a PEM file or takes the PEM text, for every topology over TLS', () => {
+    expect(
+      loadConfig(RedisConfig, { REDIS_URL: 'rediss://u:p@cache:6380', REDIS_TLS_CA: caFile })
+        .topology,
+    ).toEqual({ kind: 'standalone', url: 'rediss://u:p@cache:6380', ca: pem });
+    expect(
+      loadConfig(RedisConfig, { REDIS_SENTINELS: 's:26379', REDIS_TLS: 'true', REDIS_TLS_CA: pem })
+        .topology,
+    ).toMatchObject({ kind: 'sentinel', auth: { tls: true, ca: pem } });
+    expect(
+      loadConfig(RedisConfig, {
+        REDIS_CLUSTER_NODES: 'n:6379',
+        QUEUE_PREFIX: '{g}',
+        REDIS_TLS: 'true',
+        REDIS_TLS_CA: caFile,
+      }).topology,
+    ).toMatchObject({ kind: 'cluster', auth: { tls: true, ca: pem } });
+    // Unset: Node's public CAs.
+    expect(loadConfig(RedisConfig, { REDIS_URL: 'rediss://cache:6380' }).topology).toEqual({
+      kind: 'standalone',
+      url: 'rediss://cache:6380',
+      ca: undefined,
+    });
+  });
+
+  it('refuses a bundle it cannot use, in one line naming the reason', () => {
+    const tls = { REDIS_URL: 'rediss://cache:6380' };
+    expect(refusal({ ...tls, REDIS_TLS_CA: join(dir, 'missing.crt') })).toBe(
+      `Invalid configuration: REDIS_TLS_CA must be a PEM CA bundle or the path of one: it cannot read the file (ENOENT) (got "${join(dir, 'missing.crt')}")`,
+    );
+    expect(refusal({ ...tls, REDIS_TLS_CA: join(dir, 'key-only.pem') })).toContain(
+      'REDIS_TLS_CA must be a PEM CA bundle or the path of one: it holds no PEM CERTIFICATE',
+    );
+    expect(refusal({ ...tls, REDIS_TLS_CA: join(dir, 'broken.pem') })).toContain(
+      'it holds a CERTIFICATE that does not parse',
+    );
+  });
+
+  it('refuses a bundle without TLS: a redis:// URL, or Sentinel or Cluster without REDIS_TLS', () => {
+    const reason =
+      'only applies with TLS: a rediss:// REDIS_URL, or REDIS_TLS=true with Sentinel or Cluster';
+    expect(refusal({ REDIS_TLS_CA: caFile })).toBe(
+      `Invalid configuration: REDIS_TLS_CA ${reason} (got "${caFile}")`,
+    );
+    expect(refusal({ REDIS_URL: 'redis://cache:6379', REDIS_TLS_CA: caFile })).toContain(reason);
+    expect(refusal({ REDIS_SENTINELS: 's:26379', REDIS_TLS_CA: caFile })).toContain(reason);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { EmptyAsUnset, ToBool, ToList } from './env.decorator';
+import { readPemBundle } from './pem-bundle.util';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 export const DEFAULT_SENTINEL_MASTER = 'mymaster';
@@ -26,11 +27,13 @@ export interface RedisNodeAuth {
   username?: string;
   password?: string;
   tls: boolean;
+  /** PEM CA bundle the servers' certificates are checked against (else Node's own CAs). */
+  ca?: string;
 }
 
 /** Where the apps find Redis: exactly one topology (decision 0120). */
 export type RedisTopology =
-  | { kind: 'standalone'; url: string }
+  | { kind: 'standalone'; url: string; ca?: string }
   | {
       kind: 'sentinel';
       sentinels: RedisNode[];
@@ -97,6 +100,35 @@ const OnlyWhenDistributed = (standalone: string) =>
     'onlyWithSentinelOrCluster',
     isDistributed,
     () => `only applies with REDIS_SENTINELS or REDIS_CLUSTER_NODES (standalone: ${standalone})`,
+  );
+
+/** A rediss:// URL, or REDIS_TLS with Sentinel or Cluster. */
+const usesTls = (config: RedisConfig) =>
+  isDistributed(config) ? config.REDIS_TLS : /^rediss:/.test(config.REDIS_URL ?? '');
+
+const OnlyWithTls = () =>
+  Holds(
+    'onlyWithTls',
+    usesTls,
+    () =>
+      'only applies with TLS: a rediss:// REDIS_URL, or REDIS_TLS=true with Sentinel or Cluster',
+  );
+
+/** Why a CA bundle setting is unusable, or undefined when it is fine. */
+function pemProblem(value: unknown): string | undefined {
+  try {
+    readPemBundle(String(value));
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const PemBundle = () =>
+  Holds(
+    'pemBundle',
+    (config) => pemProblem(config.REDIS_TLS_CA) === undefined,
+    (config) => `must be a PEM CA bundle or the path of one: it ${pemProblem(config.REDIS_TLS_CA)}`,
   );
 
 const OnlyWithSentinels = () =>
@@ -170,6 +202,17 @@ export class RedisConfig {
   REDIS_TLS = false;
 
   /**
+   * CA bundle the Redis servers' certificates (and the Sentinels') are checked
+   * against, as a PEM file's path or the PEM text; unset: Node's public CAs.
+   */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @PemBundle()
+  @OnlyWithTls()
+  REDIS_TLS_CA?: string;
+
+  /**
    * Prefix of every BullMQ key and pub/sub channel; tests use their own. On a
    * Redis Cluster it must be a hash tag (`{genhub}`) so each queue's keys share
    * one slot, as BullMQ's scripts require.
@@ -188,10 +231,12 @@ export class RedisConfig {
   QUEUE_PREFIX = 'genhub';
 
   get topology(): RedisTopology {
+    const ca = this.REDIS_TLS_CA === undefined ? undefined : readPemBundle(this.REDIS_TLS_CA);
     const auth = {
       username: this.REDIS_USERNAME,
       password: this.REDIS_PASSWORD,
       tls: this.REDIS_TLS,
+      ca,
     };
     if (this.REDIS_SENTINELS.length)
       return {
@@ -203,6 +248,6 @@ export class RedisConfig {
       };
     if (this.REDIS_CLUSTER_NODES.length)
       return { kind: 'cluster', nodes: this.REDIS_CLUSTER_NODES.map(node), auth };
-    return { kind: 'standalone', url: this.REDIS_URL ?? DEFAULT_REDIS_URL };
+    return { kind: 'standalone', url: this.REDIS_URL ?? DEFAULT_REDIS_URL, ca };
   }
 }

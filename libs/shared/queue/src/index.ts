@@ -4,6 +4,7 @@ export * from './queue.constants';
 export * from './queue.module';
 export * from './redis-connection.util';
 export * from './redis-outage.util';
+export * from './redis-tls-check.util';
 export * from './queue-prefix-claim.util';
 export * from './queue-prefix-ownership.service';
 export * from './fair/fair-stage';

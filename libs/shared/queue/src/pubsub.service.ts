@@ -2,8 +2,29 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
 import { PubSubChannel } from './queue.constants';
 import { createRedisClient, type RedisClient } from './redis-connection.util';
+import { checkRedisCertificates } from './redis-tls-check.util';
 
 type Handler = (message: string) => void;
+
+/** Both within the readiness check's own 2 s, so that its answer can say why. */
+const PING_MS = 1200;
+const HANDSHAKE_MS = 500;
+const QUIT_MS = 1000;
+
+/** `promise`, or a rejection after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * One publisher and one subscriber connection per process, whatever the
@@ -33,10 +54,19 @@ export class PubSubService implements OnApplicationShutdown {
     return redis;
   }
 
-  /** Readiness: the Redis server answers. */
-  async ping(): Promise<void> {
+  /**
+   * Readiness: the Redis server answers within `ms` (a Cluster that cannot
+   * connect queues the command instead of failing it). When it does not and
+   * a TLS handshake finds its certificate refused, that is the answer.
+   */
+  async ping(ms = PING_MS): Promise<void> {
     this.publisher ??= this.connect();
-    await this.publisher.ping();
+    try {
+      await within(this.publisher.ping(), ms);
+    } catch (error) {
+      await checkRedisCertificates(this.config.topology, HANDSHAKE_MS);
+      throw error;
+    }
   }
 
   async publish(name: PubSubChannel, message: string): Promise<void> {
@@ -111,6 +141,10 @@ export class PubSubService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.publisher?.quit(), this.subscriber?.quit()]);
+    const clients = [this.publisher, this.subscriber].filter((c): c is RedisClient => !!c);
+    await Promise.allSettled(clients.map((client) => within(client.quit(), QUIT_MS)));
+    // A client that never reached Redis (down, a refused certificate) fails its QUIT and
+    // would go on retrying: end it.
+    for (const client of clients) if (client.status !== 'end') client.disconnect();
   }
 }

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, FactoryProvider, Global, Module } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
 import { PubSubService } from './pubsub.service';
-import { QueueConnectionLog } from './queue-connection-log.service';
+import { LoggedQueue } from './logged-queue';
 import { QueueName } from './queue.constants';
 import {
   INSTALLATION_IDENTITY,
@@ -29,6 +29,8 @@ export class QueueModule {
       installation?: Omit<FactoryProvider<InstallationIdentitySource>, 'provide'>;
     } = {},
   ): DynamicModule {
+    // Every queue Nest makes from here on logs its connection errors from birth.
+    BullModule.queueClass = LoggedQueue;
     const queues = BullModule.registerQueueAsync(
       ...Object.values(QueueName).map((name) => ({
         name,
@@ -47,7 +49,6 @@ export class QueueModule {
       imports: [queues],
       providers: [
         PubSubService,
-        QueueConnectionLog,
         QueuePrefixOwnership,
         ...(options.installation
           ? [{ provide: INSTALLATION_IDENTITY, ...options.installation }]

@@ -1,6 +1,11 @@
 import { Cluster } from 'ioredis';
 import { loadConfig, RedisConfig } from '@genhub/config';
-import { bullConnection, redisConnection, redisOptions } from './redis-connection.util';
+import {
+  bullConnection,
+  createRedisClient,
+  redisConnection,
+  redisOptions,
+} from './redis-connection.util';
 
 const config = (env: Record<string, string>) => loadConfig(RedisConfig, env);
 
@@ -50,6 +55,42 @@ describe('Redis connections of each topology', () => {
       sentinelTLS: {},
       maxRetriesPerRequest: 1,
     });
+  });
+
+  it('TLS: the CA bundle on every connection (standalone, Sentinels and their nodes); a cluster keeps the names it was given', () => {
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const standalone = { kind: 'standalone' as const, url: 'rediss://cache:6380', ca };
+    expect(redisOptions(standalone).tls).toEqual({ ca });
+    expect(redisOptions({ ...standalone, url: 'redis://cache:6379' }).tls).toBeUndefined();
+    const auth = { username: 'app', password: 'np', tls: true, ca };
+    const sentinel = redisOptions({
+      kind: 'sentinel',
+      sentinels: [{ host: 's0', port: 26379 }],
+      master: 'mymaster',
+      auth,
+    });
+    expect([sentinel.tls, sentinel.sentinelTLS, sentinel.enableTLSForSentinelMode]).toEqual([
+      { ca },
+      { ca },
+      true,
+    ]);
+    const cluster = createRedisClient(
+      config({
+        REDIS_CLUSTER_NODES: 'redis-0.internal:6379',
+        QUEUE_PREFIX: '{g}',
+        REDIS_TLS: 'true',
+      }),
+      { lazyConnect: true },
+    ) as Cluster;
+    try {
+      expect(cluster.options.redisOptions?.tls).toEqual({});
+      // ioredis would resolve the seed to an address, and TLS check the certificate against it.
+      let resolved: string | undefined;
+      cluster.options.dnsLookup?.('redis-0.internal', (_error, address) => (resolved = address));
+      expect(resolved).toBe('redis-0.internal');
+    } finally {
+      cluster.disconnect();
+    }
   });
 
   it('BullMQ gets options for standalone and Sentinel, its own Cluster client on a cluster', () => {

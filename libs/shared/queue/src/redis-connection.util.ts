@@ -19,8 +19,17 @@ export type RedisTuning = Pick<
   'maxRetriesPerRequest' | 'lazyConnect' | 'connectionName' | 'enableOfflineQueue'
 >;
 
+/**
+ * Node's TLS options for a Redis server or Sentinel: the CA bundle if one is
+ * given (else Node's public CAs). Certificate and host-name checks stay on:
+ * Node checks the name (or IP) the connection was opened to.
+ */
+function tlsOptions(ca: string | undefined): NonNullable<RedisOptions['tls']> {
+  return ca === undefined ? {} : { ca };
+}
+
 /** ioredis options of a standalone URL (the same fields ioredis itself reads from it). */
-function standaloneOptions(url: string): NodeOptions {
+function standaloneOptions(url: string, ca?: string): NodeOptions {
   const u = new URL(url);
   return {
     host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -28,7 +37,7 @@ function standaloneOptions(url: string): NodeOptions {
     username: u.username ? decodeURIComponent(u.username) : undefined,
     password: u.password ? decodeURIComponent(u.password) : undefined,
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
+    tls: u.protocol === 'rediss:' ? tlsOptions(ca) : undefined,
   };
 }
 
@@ -37,9 +46,15 @@ function standaloneOptions(url: string): NodeOptions {
  * options of each node connection (`redisOptions`).
  */
 export function redisOptions(topology: RedisTopology, tuning: RedisTuning = {}): NodeOptions {
-  if (topology.kind === 'standalone') return { ...standaloneOptions(topology.url), ...tuning };
-  const { username, password, tls } = topology.auth;
-  const nodes: NodeOptions = { username, password, tls: tls ? {} : undefined, ...tuning };
+  if (topology.kind === 'standalone')
+    return { ...standaloneOptions(topology.url, topology.ca), ...tuning };
+  const { username, password, tls, ca } = topology.auth;
+  const nodes: NodeOptions = {
+    username,
+    password,
+    tls: tls ? tlsOptions(ca) : undefined,
+    ...tuning,
+  };
   if (topology.kind === 'cluster') return nodes;
   return {
     ...nodes,
@@ -49,16 +64,25 @@ export function redisOptions(topology: RedisTopology, tuning: RedisTuning = {}):
     name: topology.master,
     sentinelPassword: topology.sentinelPassword,
     enableTLSForSentinelMode: tls,
-    sentinelTLS: tls ? {} : undefined,
+    sentinelTLS: tls ? tlsOptions(ca) : undefined,
   };
 }
 
 function clusterOptions(topology: RedisTopology, tuning: RedisTuning): ClusterOptions {
+  const tls = topology.kind === 'cluster' && topology.auth.tls;
   return {
     redisOptions: redisOptions(topology, tuning),
     lazyConnect: tuning.lazyConnect,
     enableOfflineQueue: tuning.enableOfflineQueue,
+    // ioredis resolves seed names to addresses before connecting, and TLS would
+    // then check the certificate against the address: keep the names.
+    ...(tls ? { dnsLookup: keepName } : {}),
   };
+}
+
+/** A `dnsLookup` that resolves nothing: the connection goes to the name itself. */
+function keepName(address: string, callback: (error: null, address: string) => void): void {
+  callback(null, address);
 }
 
 /** A new ioredis client of the configured topology (`Cluster` on a Redis Cluster). */

@@ -9,8 +9,10 @@ import {
   ListenConfig,
   loadConfig,
   ProxyConfig,
+  RedisConfig,
   ShutdownConfig,
 } from '@genhub/config';
+import { checkRedisCertificates } from '@genhub/queue';
 import { HttpMetrics } from '../metrics/http-metrics.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { requestId } from '../logging/logger-options.config';
@@ -31,9 +33,9 @@ export interface BootstrapOptions {
  * Starts one service: validated configuration, Fastify, JSON logs, HTTP
  * metrics, and graceful shutdown (SIGTERM stops intake, lets in-flight work
  * finish for SHUTDOWN_GRACE_MS, then exits). A service that cannot finish
- * starting — bad configuration, a dependency that throws, a port in use —
- * exits 1 with one line on stderr; once up, an unhandled rejection or
- * exception ends it too (decision 0101).
+ * starting — bad configuration, a dependency that throws, a Redis TLS
+ * certificate it refuses, a port in use — exits 1 with one line on stderr;
+ * once up, an unhandled rejection or exception ends it too (decision 0101).
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<INestApplication> {
   try {
@@ -68,6 +70,10 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
     }
     throw error;
   }
+  // A Redis certificate this app refuses (a wrong REDIS_TLS_CA, a name the
+  // certificate does not cover) never mends by itself: one line now, before
+  // any module waits on a connection that cannot come (decision 0139).
+  await checkRedisCertificates(loadConfig(RedisConfig, options.env).topology);
 
   const adapter = new FastifyAdapter(fastifyOptions);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
