@@ -378,7 +378,7 @@ const soakRows = soaked
         target: { kind: 'abs<=', value: 0 },
       },
       {
-        metric: 'soak: Redis keys under the prefix beyond the start’s',
+        metric: 'soak: Redis keys under the prefix beyond the start’s (no TTL)',
         ours: agg([soaked.redis_keys_left]),
         target: { kind: 'abs<=', value: 0 },
       },
@@ -397,7 +397,7 @@ const soakNote =
     .map(([name, b]) => `${name} ${b.table} + ${b.index}`)
     .join(
       ', ',
-    )}; total ${soaked.bytes_per_task_total}. Left at the end: ${soaked.outbox_rows} outbox rows, ${soaked.open_reservations} open reservations, ${soaked.redis_keys_left} Redis keys beyond the ${soaked.redis_keys_at_start} at the start${soaked.redis_keys_left ? ` (${soaked.redis_keys_left_names.join(', ')})` : ''}.`;
+    )}; total ${soaked.bytes_per_task_total}. Left at the end: ${soaked.outbox_rows} outbox rows, ${soaked.open_reservations} open reservations, ${soaked.redis_keys_left} Redis keys without a time to live beyond the ${soaked.redis_keys_at_start} at the start${soaked.redis_keys_left ? ` (${soaked.redis_keys_left_names.join(', ')})` : ''}.`;
 
 if (ONLY) {
   const at = new Date().toISOString();
