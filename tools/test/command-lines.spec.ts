@@ -60,7 +60,7 @@ describe('npm run bench --only', () => {
     const result = run(['tools/bench/bench.mjs', '--only=no-such-scenario']);
     expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
     expect(result.stderr).toBe(
-      'bench: --only takes noisy-neighbour (got "no-such-scenario") (see --help)\n',
+      'bench: --only takes noisy-neighbour, rates, deep-backlog, soak (got "no-such-scenario") (see --help)\n',
     );
   }, 60_000);
 
@@ -68,5 +68,23 @@ describe('npm run bench --only', () => {
     const result = run(['tools/bench/bench.mjs', '--only=noisy-neighbour', '--noisy-runs=0']);
     expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
     expect(result.stderr).toMatch(/^bench: --only=noisy-neighbour needs --noisy-runs ≥ 1/);
+  }, 60_000);
+
+  it.each(['rates', 'deep-backlog', 'soak'])(
+    'refuses --only=%s without a floor saturation to take its rate from (--skip-floor, no --floor-rps)',
+    (scenario) => {
+      const result = run(['tools/bench/bench.mjs', `--only=${scenario}`, '--skip-floor']);
+      expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
+      expect(result.stderr).toBe(
+        `bench: --only=${scenario} runs at a share of the floor's saturation: give --floor-rps (see --help)\n`,
+      );
+    },
+    60_000,
+  );
+
+  it('refuses --only=soak with no minutes to soak', () => {
+    const result = run(['tools/bench/bench.mjs', '--only=soak', '--soak-minutes=0']);
+    expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^bench: --soak-minutes must be a whole number ≥ 1/);
   }, 60_000);
 });

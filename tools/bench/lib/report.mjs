@@ -12,11 +12,13 @@ const num = (a) => (a && Number.isFinite(a.median) ? a.median : NaN);
 
 /**
  * rows: { metric, ours (agg), floor (agg|undefined), target: { kind: 'ratio>=', value } | { kind: 'ratio<=', value } | { kind: 'abs<=', value } }
+ * saturation: the floor pipeline's saturation throughput of the same invocation (agg|undefined),
+ * beside every row: it tells a slow day from a fast one (issue 38).
  */
-export function renderTable(rows) {
+export function renderTable(rows, saturation) {
   const lines = [
-    '| measure | genhub median [min–max] | floor | ratio | target | met |',
-    '|---|---|---|---|---|---|',
+    '| measure | genhub median [min–max] | floor | ratio | target | met | floor saturation (submits/s) |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const ratio = row.floor ? r2(num(row.ours) / num(row.floor)) : undefined;
@@ -28,7 +30,7 @@ export function renderTable(rows) {
     row.met = Number.isFinite(value) ? met : false;
     const target = `${row.target.kind.startsWith('ratio') ? 'ratio' : 'value'} ${row.target.kind.endsWith('>=') ? '≥' : '≤'} ${row.target.value}`;
     lines.push(
-      `| ${row.metric} | ${fmt(row.ours)} | ${row.floor ? fmt(row.floor) : '—'} | ${ratio ?? '—'} | ${target} | ${Number.isFinite(value) ? (met ? 'yes' : 'no') : 'n/a'} |`,
+      `| ${row.metric} | ${fmt(row.ours)} | ${row.floor ? fmt(row.floor) : '—'} | ${ratio ?? '—'} | ${target} | ${Number.isFinite(value) ? (met ? 'yes' : 'no') : 'n/a'} | ${saturation ? saturation.median : '—'} |`,
     );
   }
   return lines.join('\n');
