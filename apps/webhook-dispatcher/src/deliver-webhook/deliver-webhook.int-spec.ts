@@ -76,7 +76,7 @@ class Dispatcher {
     const body = JSON.stringify(d.payload);
     await runStatement(
       this.moduleRef.get(DataSource).manager,
-      withDeliveryOpened(webhooksStatements, { ...d, body }, sql<boolean>`true`)
+      withDeliveryOpened(webhooksStatements, { ...d, event: 'completed', body }, sql<boolean>`true`)
         .selectFrom('delivery_opened')
         .select('task_id'),
     );
