@@ -8,8 +8,9 @@ import { BillingFeatureModule } from '@genhub/billing-feature';
 import { RedisConfig } from '@genhub/config';
 import { databaseIdentity, GroupCommit } from '@genhub/database';
 import type { AppException } from '@genhub/errors';
-import { QueueName } from '@genhub/queue';
+import { QueueName, startWebhookJobId } from '@genhub/queue';
 import { TaskRepository, type WebhookFormat } from '@genhub/tasks-data-access';
+import { WebhookDeliveryRepository } from '@genhub/webhooks-data-access';
 import { GetResultUseCase } from '@genhub/tasks-feature';
 import { InMemoryObjectStorage, InMemoryStorageModule, sleep, until } from '@genhub/testing';
 import { DataSource } from 'typeorm';
@@ -19,6 +20,8 @@ import { ReplayWebhooksUseCase } from './recovery/replay-webhooks.use-case';
 import { RequeueOpenTasksUseCase } from './recovery/requeue-open-tasks.use-case';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { RunTaskUseCase } from './run/run-task.use-case';
+import { StartWebhook } from './run/start-webhook.service';
+import { allowedSources } from './rules/task-lifecycle.rules';
 import { submitStatement } from './statements/task-engine.statements';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
 
@@ -427,7 +430,8 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     await run.execute({ taskId: asked.id });
     await run.execute({ taskId: unasked.id });
     const deliveries: { task_id: string; body: string }[] = await ds.query(
-      `SELECT task_id, body FROM webhooks.deliveries WHERE task_id = ANY($1::uuid[])`,
+      `SELECT task_id, body FROM webhooks.deliveries
+        WHERE task_id = ANY($1::uuid[]) AND event = 'completed'`,
       [[asked.id, unasked.id]],
     );
     expect(deliveries.map((d) => d.task_id)).toEqual([asked.id]);
@@ -449,6 +453,109 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
       dryRun: false,
     });
     expect(report).toMatchObject({ replayed: 0, task_ids: [] });
+  });
+
+  it('a Replicate start webhook: opened once per task when a run claims it, never again when the claim is repeated (decision 0137)', async () => {
+    const accountId = await account();
+    const format = (events: WebhookFormat['events']): WebhookFormat => ({
+      kind: 'replicate',
+      base_url: 'https://api.example.com/replicate/v1',
+      events,
+    });
+    const hook = 'https://example.com/hook';
+    const starts = moduleRef.get(StartWebhook);
+    // Tasks the fair runner of this module does not pick up (their run job names no account,
+    // so the relay sends it to a run queue no worker here reads): this test's claims are the only ones.
+    const quietTask = async (webhookUrl: string | null, webhookFormat: WebhookFormat | null) => {
+      const id = randomUUID();
+      const created = await submitStatement(
+        ds.manager,
+        {
+          accountId,
+          taskId: id,
+          amountUnits: PRICE,
+          model: 'm/x',
+          category: 'test',
+          apiKeyId: null,
+        },
+        {
+          id,
+          accountId,
+          model: 'local/simulator/test',
+          channel: 'official',
+          category: 'test',
+          input: { prompt: 'x' },
+          webhookUrl,
+          webhookFormat,
+          outputPrefix: null,
+          priceUnits: PRICE,
+          timeLimitMs: 10_000,
+        },
+        { jobName: 'run-task', jobId: `task-${id}`, payload: { v: 1, taskId: id } },
+      );
+      expect(created).toBeDefined();
+      return { id };
+    };
+    const deliveriesOf = async (taskId: string) =>
+      (
+        (await ds.query(
+          `SELECT event, body, status FROM webhooks.deliveries WHERE task_id = $1 ORDER BY event`,
+          [taskId],
+        )) as { event: string; body: string; status: string }[]
+      ).map((d) => ({ ...d, body: JSON.parse(d.body) as Record<string, unknown> }));
+
+    // A run that opened the start and died: the repeated run (attempt 2) opens no second one.
+    const died = await quietTask(hook, format(['start', 'completed']));
+    const first = await tasks.claimForRun(died.id, allowedSources('processing'));
+    expect(first?.attempt).toBe(1);
+    expect(await starts.open(first!)).toBe(true);
+    await run.execute({ taskId: died.id });
+    const again = await tasks.findOwnedTask(accountId, died.id);
+    expect(again).toMatchObject({ status: 'completed', attempt: 2 });
+    expect(await starts.open(again!)).toBe(false);
+    const both = await deliveriesOf(died.id);
+    expect(both.map((d) => d.event)).toEqual(['completed', 'start']);
+    const [completed, start] = both;
+    // The prediction as the first claim saw it, signed by the task as its end is.
+    expect(start.body).toMatchObject({
+      id: died.id,
+      status: 'processing',
+      output: null,
+      completed_at: null,
+      started_at: first!.startedAt!.toISOString(),
+    });
+    expect(completed.body).toMatchObject({ id: died.id, status: 'succeeded' });
+    expect(await until(() => webhooksQueue.getJob(startWebhookJobId(died.id)))).toMatchObject({
+      data: { v: 2, taskId: died.id, event: 'start', accountId },
+    });
+    expect(await webhooksQueue.getJob(`webhook-${died.id}`)).toBeTruthy();
+
+    // A run that died between its claim and the start: the repeated run sends it, not lost.
+    const lost = await quietTask(hook, format(['start']));
+    expect((await tasks.claimForRun(lost.id, allowedSources('processing')))?.attempt).toBe(1);
+    await run.execute({ taskId: lost.id });
+    expect((await deliveriesOf(lost.id)).map((d) => [d.event, d.body.status])).toEqual([
+      ['start', 'processing'],
+    ]);
+
+    // Without a start in the filter, with genhub's own payload, or without a webhook: no start.
+    const endOnly = await quietTask(hook, format(['completed']));
+    const own = await quietTask(hook, null);
+    const none = await quietTask(null, null);
+    for (const { id } of [endOnly, own, none]) await run.execute({ taskId: id });
+    expect((await deliveriesOf(endOnly.id)).map((d) => d.event)).toEqual(['completed']);
+    expect((await deliveriesOf(own.id)).map((d) => d.event)).toEqual(['completed']);
+    expect(await deliveriesOf(none.id)).toEqual([]);
+    // What is keyed by task alone (the delivery log) reads the end's delivery; each task charged once.
+    const log = await moduleRef
+      .get(WebhookDeliveryRepository, { strict: false })
+      .findOwnedDeliveryLog(accountId, died.id);
+    expect(JSON.parse(log?.body ?? '{}')).toMatchObject({ status: 'succeeded' });
+    expect(await money(accountId, none.id)).toEqual({
+      reservation: 'captured',
+      charged: 5 * PRICE,
+      reserved: 0,
+    });
   });
 
   it('a delete for open tasks only (a Replicate cancel) leaves a finished task as it is, outputs and all', async () => {

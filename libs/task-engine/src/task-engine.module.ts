@@ -12,6 +12,7 @@ import { FairRunner } from './run/fair-runner.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
 import { RunOutputs } from './run/run-outputs.service';
 import { RunTaskUseCase } from './run/run-task.use-case';
+import { StartWebhook } from './run/start-webhook.service';
 import { StorageMediaFetcher } from './run/storage-media-fetcher.service';
 import { TaskCancellation } from './run/task-cancellation.service';
 import { SubmitTaskUseCase } from './submit/submit-task.use-case';
@@ -70,6 +71,7 @@ export class TaskEngineModule {
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
         TaskFinisher,
         RunOutputs,
+        StartWebhook,
         RunTaskUseCase,
         SweepStuckTasksUseCase,
       ],

@@ -268,7 +268,7 @@ describe('the official replicate client against genhub', () => {
     expect(await balanceOf(cappedKey)).toBe(1);
   }, 30_000);
 
-  it('webhooks: signed as Replicate signs them, only for the events asked for', async () => {
+  it('webhooks: signed as Replicate signs them, only for the events asked for, start first', async () => {
     const { key: secret } = await replicate.webhooks.default.secret.get();
     expect(secret).toMatch(/^whsec_/);
     const create = (path: string, prompt: string, events?: Prediction['status'][] | string[]) =>
@@ -279,36 +279,57 @@ describe('the official replicate client against genhub', () => {
         ...(events ? { webhook_events_filter: events as ('completed' | 'output')[] } : {}),
       });
     const completed = await create('/completed', 'hooked', ['completed']);
-    const startOnly = await create('/start', 'start only', ['start']);
+    const started = await create('/both', 'start and end', ['start', 'completed']);
     const outputOfFailure = await create('/output', 'fails', ['output']);
     const byDefault = await create('/default', 'every event');
-    for (const id of [completed.id, startOnly.id, outputOfFailure.id, byDefault.id])
+    for (const id of [completed.id, started.id, outputOfFailure.id, byDefault.id])
       await replicate.wait({ id } as Prediction, { interval: 100 }).catch(() => undefined);
-    await until(() => receiver.requests.length >= 2, 10_000);
+    await until(() => receiver.requests.length >= 5, 10_000);
     // Time for a delivery that should not happen to arrive.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(receiver.requests.map((r) => r.url).sort()).toEqual(['/completed', '/default']);
+    const statusesAt = (path: string) =>
+      receiver.requests
+        .filter((r) => r.url === path)
+        .map((r) => (JSON.parse(r.body) as Prediction).status);
+    // Exactly once each, the start before the end; nothing for a filter the ending misses.
+    expect(statusesAt('/completed')).toEqual(['succeeded']);
+    expect(statusesAt('/both')).toEqual(['processing', 'succeeded']);
+    expect(statusesAt('/default')).toEqual(['processing', 'succeeded']);
+    expect(receiver.requests).toHaveLength(5);
     for (const request of receiver.requests) {
       const headers = request.headers as Record<string, string>;
       // As a receiver hands it over: the request as it arrived.
       const received = (body: string) =>
         new Request(`${receiver.url}${request.url}`, { method: 'POST', headers, body });
       expect(await validateWebhook(received(request.body), secret)).toBe(true);
-      const tampered = received(request.body.replace('succeeded', 'failed'));
+      const tampered = received(request.body.replace(/"status":"\w+"/, '"status":"failed"'));
       expect(await validateWebhook(tampered, secret)).toBe(false);
       const body = JSON.parse(request.body) as Prediction;
-      expect(headers['webhook-id']).toBe(body.id);
-      expect(body).toMatchObject({
-        status: 'succeeded',
+      const common = {
         model: 'local/simulator',
         version: SIMULATOR_VERSION,
-        output: [expect.any(String)],
         urls: { get: `${baseUrl}/predictions/${body.id}` },
-      });
+      };
+      if (body.status === 'processing') {
+        // The start event: the prediction as its run claimed it, with an id of its own.
+        expect(headers['webhook-id']).toBe(`start-${body.id}`);
+        expect(body).toMatchObject({ ...common, output: null, completed_at: null });
+        expect(Date.parse(body.started_at as string)).toBeGreaterThanOrEqual(
+          Date.parse(body.created_at),
+        );
+      } else {
+        expect(headers['webhook-id']).toBe(body.id);
+        expect(body).toMatchObject({
+          ...common,
+          status: 'succeeded',
+          output: [expect.any(String)],
+        });
+      }
     }
-    expect(JSON.parse(receiver.requests.find((r) => r.url === '/completed')!.body).id).toBe(
-      completed.id,
-    );
+    const idAt = (path: string) =>
+      receiver.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body).id);
+    expect(idAt('/completed')).toEqual([completed.id]);
+    expect(idAt('/both')).toEqual([started.id, started.id]);
   }, 30_000);
 
   it('each prediction billed once: the balance and the usage records agree', async () => {

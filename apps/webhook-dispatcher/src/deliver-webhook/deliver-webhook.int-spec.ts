@@ -7,7 +7,14 @@ import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
 import type { WebhookPayload } from '@genhub/contracts';
 import { runStatement } from '@genhub/database';
-import { DeliverWebhookJob, JOB_OPTIONS, JobName, jobIdFor, QueueName } from '@genhub/queue';
+import {
+  DeliverWebhookJob,
+  JOB_OPTIONS,
+  JobName,
+  jobIdFor,
+  QueueName,
+  startWebhookJobId,
+} from '@genhub/queue';
 import {
   closedPort,
   createTestCertificateAuthority,
@@ -76,11 +83,31 @@ class Dispatcher {
     const body = JSON.stringify(d.payload);
     await runStatement(
       this.moduleRef.get(DataSource).manager,
-      withDeliveryOpened(webhooksStatements, { ...d, body }, sql<boolean>`true`)
+      withDeliveryOpened(webhooksStatements, { ...d, event: 'completed', body }, sql<boolean>`true`)
         .selectFrom('delivery_opened')
         .select('task_id'),
     );
     await this.enqueue({ v: 2, taskId: d.taskId, accountId: d.accountId });
+  }
+
+  /** What a run's claim writes for a Replicate task that asked for `start`: its own delivery and job. */
+  async deliverStart(d: { taskId: string; accountId: string; url: string; body: string }) {
+    await runStatement(
+      this.moduleRef.get(DataSource).manager,
+      withDeliveryOpened(webhooksStatements, { ...d, event: 'start' }, sql<boolean>`true`)
+        .selectFrom('delivery_opened')
+        .select('task_id'),
+    );
+    const job: DeliverWebhookJob = {
+      v: 2,
+      taskId: d.taskId,
+      event: 'start',
+      accountId: d.accountId,
+    };
+    await this.queue.add(JobName.DeliverWebhook, job, {
+      ...JOB_OPTIONS[JobName.DeliverWebhook],
+      jobId: startWebhookJobId(d.taskId),
+    });
   }
 
   async enqueue(job: DeliverWebhookJob): Promise<void> {
@@ -325,6 +352,48 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       // Retries carry ids too: the bytes come from the row.
       const retry = await d.queue.getJob(`webhook-${taskId}-2`);
       expect(retry?.data).toEqual({ v: 2, taskId, accountId, attempt: 2 });
+    });
+
+    it('a task’s start and end deliveries: each its own attempts, retry jobs and webhook-id', async () => {
+      const r = await receiver({ kind: 'status', status: 500 });
+      const taskId = randomUUID();
+      const startBody = JSON.stringify({ id: taskId, status: 'processing' });
+      const endBody = JSON.stringify(completedPayload(taskId));
+      await d.deliverStart({ taskId, accountId, url: r.url, body: startBody });
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      const bodies = () => r.requests.map((q) => q.body);
+      await until(() => bodies().includes(startBody) && bodies().includes(endBody), 5000);
+      r.behaviour = { kind: 'status', status: 204 };
+      const end = await d.settled(accountId, taskId);
+      const start = await until(async () => {
+        const s = await d.deliveries.findDelivery(taskId, accountId, 'start');
+        return s?.status === 'delivered' ? s : undefined;
+      }, 5000);
+      expect(end.status).toBe('delivered');
+      // Attempt numbers of their own: the first of each failed, each was retried as attempt 2.
+      expect(end.attemptLog[0]).toMatchObject({ attempt: 1, statusCode: 500 });
+      expect(start).toMatchObject({ body: startBody, attempts: expect.any(Number) });
+      expect(start.attempts).toBeGreaterThanOrEqual(2);
+      expect((await d.queue.getJob(`webhook-start-${taskId}-2`))?.data).toEqual({
+        v: 2,
+        taskId,
+        event: 'start',
+        accountId,
+        attempt: 2,
+      });
+      expect((await d.queue.getJob(`webhook-${taskId}-2`))?.data).toEqual({
+        v: 2,
+        taskId,
+        accountId,
+        attempt: 2,
+      });
+      for (const q of r.requests) {
+        const id = (q.headers as Record<string, string>)['webhook-id'];
+        expect(id).toBe(q.body === startBody ? `start-${taskId}` : taskId);
+      }
+      // The delivery log keyed by task alone is the end's: the start's attempts are not in it.
+      expect(end.body).toBe(endBody);
+      expect(end.attemptLog.length).toBe(r.requests.filter((q) => q.body === endBody).length);
     });
 
     it('succeeds on a later attempt when the receiver recovers', async () => {

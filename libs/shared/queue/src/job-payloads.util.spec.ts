@@ -1,6 +1,14 @@
 import { UnrecoverableError } from 'bullmq';
 import { parseJob } from './job-payloads.util';
-import { JOB_QUEUE, JobName, jobsOf, QUEUE_CONSUMER, QueueName } from './queue.constants';
+import {
+  attemptJobId,
+  JOB_QUEUE,
+  JobName,
+  jobsOf,
+  QUEUE_CONSUMER,
+  QueueName,
+  startWebhookJobId,
+} from './queue.constants';
 
 const taskId = '0b5e8a4e-4c1f-4a8e-9a55-2f7d7c1d9a01';
 const accountId = '1c6f9b5f-5d2a-4b9f-8b66-3e8e8d2eab02';
@@ -67,11 +75,26 @@ describe('parseJob', () => {
     [{ accountId: 'x' }, /accountId must be a UUID/],
     [{ attempt: 0 }, /attempt must be an integer/],
     [{ attempt: 2, firstAttempt: 3 }, /firstAttempt must be an integer from 1 to attempt/],
+    [{ event: 'completed' }, /event must be start/],
+    [{ event: 'logs' }, /event must be start/],
   ])('checks a webhook job’s fields (%o)', (change, message) => {
     const data = { ...webhook, ...change };
     expect(() => parseJob({ name: 'deliver-webhook', data }, [JobName.DeliverWebhook])).toThrow(
       message,
     );
+  });
+});
+
+describe('webhook job ids', () => {
+  it('a start event’s delivery has ids of its own, so it never shadows the end’s', () => {
+    const start = { ...webhook, event: 'start' as const, attempt: 2 };
+    expect(parseJob({ name: 'deliver-webhook', data: start }, [JobName.DeliverWebhook]).data).toBe(
+      start,
+    );
+    expect(attemptJobId(taskId, 1)).toBe(`webhook-${taskId}`);
+    expect(attemptJobId(taskId, 2)).toBe(`webhook-${taskId}-2`);
+    expect(attemptJobId(taskId, 1, 'start')).toBe(startWebhookJobId(taskId));
+    expect(attemptJobId(taskId, 2, 'start')).toBe(`webhook-start-${taskId}-2`);
   });
 });
 

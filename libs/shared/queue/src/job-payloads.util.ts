@@ -63,6 +63,7 @@ export function parseJob<N extends JobName>(
       break;
     case JobName.DeliverWebhook: {
       uuid('accountId');
+      optional('event', (v) => v === 'start', 'must be start');
       optional('attempt', positiveInt, 'must be an integer ≥ 1');
       optional(
         'firstAttempt',

@@ -49,11 +49,15 @@ export interface SettleTaskJob {
  * One delivery attempt, by ids (version 2): the URL and the body every attempt
  * sends live in the delivery row that the run's terminal statement opened
  * (decision 0105). The first job has id `webhook-<taskId>`; the dispatcher
- * enqueues each retry itself with its attempt number.
+ * enqueues each retry itself with its attempt number. A `start` event's
+ * delivery (decision 0137) is the task's other one: its jobs are
+ * `webhook-start-<taskId>`, `…-2`, ….
  */
 export interface DeliverWebhookJob {
   v: 2;
   taskId: string;
+  /** Which of the task's deliveries: absent, its end (`completed`); `start`, its first claim. */
+  event?: 'start';
   requestId?: string;
   accountId: string;
   /** 1-based; absent on the first job. */
@@ -121,10 +125,18 @@ export function replayJobId(taskId: string, firstAttempt: number): string {
   return `${jobIdFor(JobName.DeliverWebhook, taskId)}-replay-${firstAttempt}`;
 }
 
-/** Deterministic id of webhook attempt n: a re-run job re-enqueues the same retry, never a second one. */
-export function attemptJobId(taskId: string, attempt: number): string {
-  const base = jobIdFor(JobName.DeliverWebhook, taskId);
+/**
+ * Deterministic id of webhook attempt n: a re-run job re-enqueues the same
+ * retry, never a second one. The `start` event's delivery has ids of its own.
+ */
+export function attemptJobId(taskId: string, attempt: number, event?: 'start'): string {
+  const base = event ? startWebhookJobId(taskId) : jobIdFor(JobName.DeliverWebhook, taskId);
   return attempt <= 1 ? base : `${base}-${attempt}`;
+}
+
+/** The first job of a task's `start` webhook (decision 0137): one per task, whichever run claimed it. */
+export function startWebhookJobId(taskId: string): string {
+  return `webhook-start-${taskId}`;
 }
 
 /** Redis pub/sub channels (prefixed with QUEUE_PREFIX at runtime). */

@@ -99,6 +99,7 @@ export class TaskFinisher {
         ? {
             delivery: {
               taskId: task.id,
+              event: 'completed' as const,
               accountId: task.accountId,
               url: task.webhookUrl,
               body,

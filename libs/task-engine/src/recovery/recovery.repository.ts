@@ -66,13 +66,14 @@ export class RecoveryRepository {
   /**
    * Terminal tasks with a webhook whose delivery was abandoned, is pending
    * with no progress since `staleBefore`, or never started — and that have no
-   * delivery job waiting in the outbox.
+   * delivery job waiting in the outbox. Their end's delivery: a `start` event's
+   * is not replayed (decision 0137).
    */
   replayCandidates(filter: ReplayCandidateFilter): AsyncGenerator<ReplayCandidateRow[]> {
     return this.batches(
       `SELECT t.*, d.status AS delivery_status, d.attempts AS delivery_attempts
          FROM tasks.tasks t
-         LEFT JOIN webhooks.deliveries d ON d.task_id = t.id
+         LEFT JOIN webhooks.deliveries d ON d.task_id = t.id AND d.event = 'completed'
         WHERE t.status = ANY($6) AND t.webhook_url IS NOT NULL AND t.id > $1
           AND (d.status = 'abandoned'
                OR (d.status = 'pending' AND d.updated_at < $2)
@@ -81,7 +82,8 @@ export class RecoveryRepository {
           AND ($4::text IS NULL OR t.account_id::text = $4)
           AND ($5::text IS NULL OR t.id::text = $5)
           AND NOT EXISTS (SELECT 1 FROM tasks.outbox o
-                           WHERE o.job_name = '${JobName.DeliverWebhook}' AND o.payload->>'taskId' = t.id::text)
+                           WHERE o.job_name = '${JobName.DeliverWebhook}' AND o.payload->>'taskId' = t.id::text
+                             AND o.payload->>'event' IS NULL)
         ORDER BY t.id LIMIT 200`,
       [
         filter.staleBefore,

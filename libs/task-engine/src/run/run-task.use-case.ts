@@ -8,6 +8,7 @@ import { TaskFinisher } from '../finish/task-finisher.service';
 import { allowedSources } from '../rules/task-lifecycle.rules';
 import { MEDIA_FETCHER, MediaFetcher } from './media-fetcher.port';
 import { RunOutputs } from './run-outputs.service';
+import { StartWebhook } from './start-webhook.service';
 import { TaskCancellation, TaskCancelledError } from './task-cancellation.service';
 import { measure } from './run-task.util';
 
@@ -46,7 +47,8 @@ interface Failure {
 
 /**
  * Runs one task. The run first claims it (created/processing → processing,
- * attempt + 1, the row read by the same statement). The adapter runs with an AbortSignal (deletion,
+ * attempt + 1, the row read by the same statement); a task whose webhook asked
+ * for its `start` event has it opened then (StartWebhook, once per task). The adapter runs with an AbortSignal (deletion,
  * time limit → 5004), outputs go under `outputs/{prefix}/{task}/…`, and
  * TaskFinisher ends the task (ONE statement: the conditional terminal update,
  * the settlement of its reservation and the DeliverWebhook outbox row). A run
@@ -66,6 +68,7 @@ export class RunTaskUseCase {
     private readonly cancellation: TaskCancellation,
     private readonly finisher: TaskFinisher,
     private readonly pubsub: PubSubService,
+    private readonly starts: StartWebhook,
   ) {}
 
   /** Runs the task; says how it ended, which model ran and the task code it ended with. */
@@ -80,6 +83,8 @@ export class RunTaskUseCase {
     await this.cancellation.listen();
     const task = await this.claim(input.taskId);
     if (!task) return { outcome: 'skipped' };
+    // A Replicate `start` webhook, before the model runs; nothing at all for other tasks.
+    if (task.webhookFormat) await this.starts.open(task, input.requestId);
     return this.run(task, input.requestId);
   }
 

@@ -1,4 +1,4 @@
-import type { AliasedExpression, QueryCreator } from 'kysely';
+import { type AliasedExpression, type QueryCreator, type SqlBool, sql } from 'kysely';
 import type { EntityManager } from 'typeorm';
 import { anyRowIn, statementsOf, StatementTemplate, withSteps } from '@genhub/database';
 import {
@@ -184,4 +184,31 @@ function buildEndTemplate(shape: {
         ).as('outbox_id') as AliasedExpression<number | null, 'outbox_id'>,
       ]);
   });
+}
+
+/** A task's `start` webhook (decision 0137): its delivery and the delivery job. */
+export interface StartWebhook {
+  delivery: DeliveryOpening;
+  job: OutboxItem;
+}
+
+/**
+ * ONE statement: the task's `start` delivery with its body and, only if it
+ * was opened now, its job's outbox row. A delivery is one per task and
+ * event, so a claim repeated after a worker died opens nothing and announces
+ * nothing: the event is sent once, by whichever run wrote it first.
+ */
+const START = new StatementTemplate((v: StartWebhook) => {
+  const opened = withSteps(engine, withDeliveryOpened, v.delivery, sql<SqlBool>`true`);
+  const announced = withSteps(opened, withOutboxRow, v.job, anyRowIn(opened, 'delivery_opened'));
+  return announced.selectFrom('outbox_row').select('outbox_row.id');
+});
+
+/** The start job's outbox row when this call opened the delivery; undefined when it existed. */
+export async function startWebhookStatement(
+  manager: EntityManager,
+  webhook: StartWebhook,
+): Promise<OutboxRow | undefined> {
+  const [row] = await START.run(manager, webhook);
+  return row ? { ...webhook.job, id: row.id } : undefined;
 }

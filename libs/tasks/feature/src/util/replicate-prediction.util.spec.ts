@@ -5,7 +5,7 @@ import {
   replicateWantsEnding,
   slugOfReplicateVersion,
 } from './replicate-prediction.util';
-import { webhookBodyOf } from './task-views.util';
+import { startWebhookBodyOf, webhookBodyOf } from './task-views.util';
 
 const BASE = 'https://api.example.com/replicate/v1';
 
@@ -90,5 +90,38 @@ describe('the Replicate view of a task', () => {
     expect(webhookBodyOf(task({ webhookFormat: format(['start']) }))).toBeUndefined();
     // genhub's own payload when the task has no format.
     expect(JSON.parse(webhookBodyOf(task({})) as string)).toMatchObject({ status: 'completed' });
+  });
+
+  it('writes the start event of a claimed task only when its filter asks for it', () => {
+    const format = (events: WebhookFormat['events']): WebhookFormat => ({
+      kind: 'replicate',
+      base_url: BASE,
+      events,
+    });
+    const claimed = (fields: Partial<StoredTask>) =>
+      task({
+        status: 'processing',
+        outputs: null,
+        timings: null,
+        webhookUrl: 'https://example.com/hook',
+        ...fields,
+      });
+    expect(JSON.parse(startWebhookBodyOf(claimed({ webhookFormat: format(['start']) }))!)).toEqual(
+      expect.objectContaining({
+        status: 'processing',
+        output: null,
+        error: null,
+        started_at: '2026-11-27T10:00:01.000Z',
+        completed_at: null,
+        urls: expect.objectContaining({ get: `${BASE}/predictions/${claimed({}).id}` }),
+      }),
+    );
+    expect(startWebhookBodyOf(claimed({ webhookFormat: format(['completed', 'logs']) }))).toBe(
+      undefined,
+    );
+    expect(startWebhookBodyOf(claimed({ webhookFormat: null }))).toBeUndefined();
+    expect(
+      startWebhookBodyOf(claimed({ webhookFormat: format(['start']), webhookUrl: null })),
+    ).toBeUndefined();
   });
 });

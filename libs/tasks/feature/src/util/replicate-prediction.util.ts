@@ -115,11 +115,17 @@ export function replicatePredictionOf(
 /**
  * Whether a Replicate webhook asked for the event a task's end is: `completed`
  * always is one; `output` too when the prediction succeeded (its output
- * arrives at the end). `start` and `logs` are never sent (decision 0137).
+ * arrives at the end). `start` is its own delivery, at the first claim;
+ * `logs` is never sent: genhub's models write none (decision 0137).
  */
 export function replicateWantsEnding(format: WebhookFormat, status: TaskStatus): boolean {
   return (
     format.events.includes('completed') ||
     (format.events.includes('output') && status === 'completed')
   );
+}
+
+/** Whether a task's webhook asked for its `start` event (only a Replicate format can). */
+export function wantsStartWebhook(format: WebhookFormat | null): format is WebhookFormat {
+  return format?.kind === 'replicate' && format.events.includes('start');
 }

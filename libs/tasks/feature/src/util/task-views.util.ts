@@ -1,7 +1,11 @@
 import type { TaskResultBody, TimingsDto, WebhookPayloadDto } from '@genhub/contracts/server';
 import type { StoredTask, TaskResultFields } from '@genhub/tasks-data-access';
 import { TaskCode } from '@genhub/errors';
-import { replicatePredictionOf, replicateWantsEnding } from './replicate-prediction.util';
+import {
+  replicatePredictionOf,
+  replicateWantsEnding,
+  wantsStartWebhook,
+} from './replicate-prediction.util';
 
 /** ISO 8601 without zone suffix, in UTC, milliseconds kept: `2026-11-21T12:00:00.123`. */
 export function formatCreatedAt(date: Date): string {
@@ -73,5 +77,16 @@ export function webhookBodyOf(task: StoredTask): string | undefined {
   const format = task.webhookFormat;
   if (!format) return JSON.stringify(toWebhookPayload(task));
   if (!replicateWantsEnding(format, task.status)) return undefined;
+  return JSON.stringify(replicatePredictionOf(task, format.base_url));
+}
+
+/**
+ * The `start` webhook body of a task its run has just claimed: the Replicate
+ * prediction as it is then (`processing`, `started_at` set, no output);
+ * undefined when the task's webhook did not ask for `start` (decision 0137).
+ */
+export function startWebhookBodyOf(task: StoredTask): string | undefined {
+  const format = task.webhookFormat;
+  if (!task.webhookUrl || !wantsStartWebhook(format)) return undefined;
   return JSON.stringify(replicatePredictionOf(task, format.base_url));
 }

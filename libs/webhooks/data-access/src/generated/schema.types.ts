@@ -22,6 +22,7 @@ export interface WebhooksAttempts {
   attempt: number;
   duration_ms: number;
   error: string | null;
+  event: Generated<string>;
   id: Generated<string>;
   started_at: Timestamp;
   status_code: number | null;
@@ -34,6 +35,7 @@ export interface WebhooksDeliveries {
   body: string | null;
   created_at: Generated<Timestamp>;
   delivered_at: Timestamp | null;
+  event: Generated<string>;
   status: Generated<string>;
   task_id: string;
   updated_at: Generated<Timestamp>;

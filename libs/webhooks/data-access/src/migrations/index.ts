@@ -1,5 +1,10 @@
 import { CreateWebhooksSchema1763700000400 } from './1763700000400-CreateWebhooksSchema';
 import { DeliveryBody1763700000401 } from './1763700000401-DeliveryBody';
+import { DeliveryEvent1763700000402 } from './1763700000402-DeliveryEvent';
 
 /** This domain's migrations, oldest first. Composed with the other domains' by the migrate command. */
-export const WEBHOOKS_MIGRATIONS = [CreateWebhooksSchema1763700000400, DeliveryBody1763700000401];
+export const WEBHOOKS_MIGRATIONS = [
+  CreateWebhooksSchema1763700000400,
+  DeliveryBody1763700000401,
+  DeliveryEvent1763700000402,
+];

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUUID } from 'class-validator';
 import { preparedQuery } from '@genhub/database';
-import { DeliveryStatus } from '../rows';
+import { DeliveryEvent, DeliveryStatus } from '../rows';
 
 export interface DeliveryState {
   taskId: string;
@@ -39,6 +39,8 @@ export type AttemptOutcome = 'delivered' | 'failed' | 'abandoned';
 
 export interface RecordAttemptInput extends AttemptRecord {
   taskId: string;
+  /** The delivery's event; default `completed`. */
+  event?: DeliveryEvent;
   accountId: string;
   outcome: AttemptOutcome;
 }
@@ -83,19 +85,26 @@ function stateFromRow(row: DeliveryRow): DeliveryState {
  * Deliveries and their attempt log. Every read is scoped by account; every
  * status write is conditional (`status = 'pending'` and a higher attempt
  * number), so a re-run job can never move a delivery backwards or count an
- * attempt twice.
+ * attempt twice. A delivery is a task's and an event's: what is keyed by task
+ * alone (listings, replay) is the task's end, `completed`; only the
+ * dispatcher names another event (`start`).
  */
 @Injectable()
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The delivery's current state, as the terminal statement (or a replay) opened it. */
-  async findDelivery(taskId: string, accountId: string): Promise<DeliveryState | undefined> {
+  /** The delivery's current state, as the statement that opened it (or a replay) left it. */
+  async findDelivery(
+    taskId: string,
+    accountId: string,
+    event: DeliveryEvent = 'completed',
+  ): Promise<DeliveryState | undefined> {
     if (!isUUID(taskId) || !isUUID(accountId)) return undefined;
     const rows = await preparedQuery<DeliveryRow[]>(
       this.dataSource.manager,
-      `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE task_id = $1 AND account_id = $2`,
-      [taskId, accountId],
+      `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries
+        WHERE task_id = $1 AND account_id = $2 AND event = $3`,
+      [taskId, accountId, event],
     );
     return rows[0] ? stateFromRow(rows[0]) : undefined;
   }
@@ -115,18 +124,19 @@ export class WebhookDeliveryRepository {
       `WITH ${relaxedCommit(manager)},
        created AS (
          INSERT INTO webhooks.deliveries (task_id, account_id, url) VALUES ($1, $2, $3)
-         ON CONFLICT (task_id) DO NOTHING
+         ON CONFLICT (task_id, event) DO NOTHING
          RETURNING ${DELIVERY_COLUMNS})
        SELECT created.* FROM created, relaxed_commit
        UNION ALL
        SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries
-        WHERE task_id = $1 AND account_id = $2 AND NOT EXISTS (SELECT 1 FROM created)`,
+        WHERE task_id = $1 AND account_id = $2 AND event = 'completed'
+          AND NOT EXISTS (SELECT 1 FROM created)`,
       [input.taskId, input.accountId, input.url],
     );
     return rows[0] ? stateFromRow(rows[0]) : undefined;
   }
 
-  /** The delivery of one of the account's tasks, without its attempts. */
+  /** The delivery of one of the account's tasks (its end's), without its attempts. */
   async findAccountDelivery(
     accountId: string,
     taskId: string,
@@ -134,7 +144,8 @@ export class WebhookDeliveryRepository {
   ): Promise<DeliveryState | undefined> {
     if (!isUUID(taskId) || !isUUID(accountId)) return undefined;
     const rows: DeliveryRow[] = await manager.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE task_id = $1 AND account_id = $2`,
+      `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries
+        WHERE task_id = $1 AND account_id = $2 AND event = 'completed'`,
       [taskId, accountId],
     );
     return rows[0] ? stateFromRow(rows[0]) : undefined;
@@ -149,7 +160,7 @@ export class WebhookDeliveryRepository {
     if (!delivery) return undefined;
     const rows: AttemptRow[] = await this.dataSource.query(
       `SELECT attempt, started_at, duration_ms, status_code, error
-         FROM webhooks.attempts WHERE task_id = $1 ORDER BY attempt`,
+         FROM webhooks.attempts WHERE task_id = $1 AND event = 'completed' ORDER BY attempt`,
       [taskId],
     );
     return {
@@ -181,11 +192,13 @@ export class WebhookDeliveryRepository {
                 status = $4,
                 delivered_at = CASE WHEN $4 = 'delivered' THEN now() ELSE NULL END,
                 updated_at = now()
-          WHERE task_id = $1 AND account_id = $2 AND status = 'pending' AND attempts < $3
-          RETURNING task_id),
+          WHERE task_id = $1 AND event = $9 AND account_id = $2 AND status = 'pending'
+            AND attempts < $3
+          RETURNING task_id, event),
        recorded AS (
-         INSERT INTO webhooks.attempts (task_id, attempt, started_at, duration_ms, status_code, error)
-         SELECT task_id, $3, $5, $6, $7, $8 FROM moved
+         INSERT INTO webhooks.attempts
+           (task_id, event, attempt, started_at, duration_ms, status_code, error)
+         SELECT task_id, event, $3, $5, $6, $7, $8 FROM moved
          RETURNING 1)
        SELECT count(*)::int AS recorded FROM recorded, relaxed_commit`,
       [
@@ -197,13 +210,14 @@ export class WebhookDeliveryRepository {
         Math.max(0, Math.round(input.durationMs)),
         input.statusCode,
         input.error,
+        input.event ?? 'completed',
       ],
     );
     return rows[0]?.recorded === 1;
   }
 
   /**
-   * Claims a delivery for a replay (`webhooks:replay`): creates it when it
+   * Claims a task's end delivery for a replay (`webhooks:replay`): creates it when it
    * does not exist (`seen` undefined), or moves it back to pending when it is
    * still exactly as the caller saw it (status and attempt count). Returns the
    * attempts made so far, or undefined when another replay or the dispatcher
@@ -222,14 +236,14 @@ export class WebhookDeliveryRepository {
                 SET status = 'pending', delivered_at = NULL, updated_at = now(),
                     body = coalesce(body, $5)
               WHERE task_id = $1 AND account_id = $2 AND status = $3 AND attempts = $4
-                AND status <> 'delivered'
+                AND status <> 'delivered' AND event = 'completed'
               RETURNING attempts`,
             [input.taskId, input.accountId, seen.status, seen.attempts, input.body],
           )
         )[0]
       : await manager.query(
           `INSERT INTO webhooks.deliveries (task_id, account_id, url, body) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (task_id) DO NOTHING RETURNING attempts`,
+           ON CONFLICT (task_id, event) DO NOTHING RETURNING attempts`,
           [input.taskId, input.accountId, input.url, input.body],
         );
     return rows[0]?.attempts;

@@ -1,8 +1,16 @@
 export type DeliveryStatus = 'pending' | 'delivered' | 'abandoned';
 
+/**
+ * Which of the task's events a delivery sends: `completed`, its end (every
+ * task with a webhook has this one), or `start`, its first claim by a run (a
+ * Replicate task whose events filter asks for it, decision 0137).
+ */
+export type DeliveryEvent = 'start' | 'completed';
+
 /** A row of `webhooks.deliveries` (the migration is the schema; this is its shape in code). */
 export class StoredWebhookDelivery {
   taskId!: string;
+  event!: DeliveryEvent;
   accountId!: string;
   url!: string;
   /** The JSON body every attempt sends (null for deliveries opened by a version 1 job). */

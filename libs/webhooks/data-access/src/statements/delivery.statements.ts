@@ -1,6 +1,7 @@
 import type { Expression, QueryCreator, SqlBool } from 'kysely';
 import { statementsOf } from '@genhub/database';
 import type { DB as WebhooksTables } from '../generated/schema.types';
+import type { DeliveryEvent } from '../rows';
 
 export type { WebhooksTables };
 
@@ -15,6 +16,8 @@ export interface DeliveryOpenedStep {
 /** The delivery a finished task's webhook needs: where, and the exact bytes of every attempt. */
 export interface DeliveryOpening {
   taskId: string;
+  /** Which event it sends: `completed` (the task's end) or `start`. */
+  event: DeliveryEvent;
   accountId: string;
   url: string;
   body: string;
@@ -23,8 +26,9 @@ export interface DeliveryOpening {
 /**
  * Opens a task's webhook delivery (pending) with the body every attempt will
  * send, only when `when` holds (the terminal write won), as a step of the
- * statement that ends the task (decision 0105); `delivery_opened` has a row
- * when it was opened.
+ * statement that ends the task (decision 0105), or of the one that opens its
+ * `start` event; `delivery_opened` has a row when it was opened (never twice
+ * for one task and event).
  */
 export function withDeliveryOpened(
   statement: QueryCreator<WebhooksTables>,
@@ -34,18 +38,19 @@ export function withDeliveryOpened(
   return statement.with('delivery_opened', (db) =>
     db
       .insertInto('webhooks.deliveries')
-      .columns(['task_id', 'account_id', 'url', 'body'])
+      .columns(['task_id', 'event', 'account_id', 'url', 'body'])
       .expression(
         db
           .selectNoFrom((eb) => [
             eb.cast<string>(eb.val(input.taskId), 'uuid').as('task_id'),
+            eb.cast<string>(eb.val(input.event), 'text').as('event'),
             eb.cast<string>(eb.val(input.accountId), 'uuid').as('account_id'),
             eb.cast<string>(eb.val(input.url), 'text').as('url'),
             eb.cast<string>(eb.val(input.body), 'text').as('body'),
           ])
           .where(when),
       )
-      .onConflict((oc) => oc.column('task_id').doNothing())
+      .onConflict((oc) => oc.columns(['task_id', 'event']).doNothing())
       .returning('task_id'),
   );
 }

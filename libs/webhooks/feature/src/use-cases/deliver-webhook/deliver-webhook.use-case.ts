@@ -94,7 +94,7 @@ export class DeliverWebhookUseCase {
       const result = secret
         ? await this.http.post(
             delivery.url,
-            signedHeaders(secret, job.taskId, startedAt, body),
+            signedHeaders(secret, messageIdOf(job), startedAt, body),
             body,
           )
         : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
@@ -108,6 +108,7 @@ export class DeliverWebhookUseCase {
           : 'abandoned';
       const recorded = await this.deliveries.recordAttempt({
         taskId: job.taskId,
+        event: job.event ?? 'completed',
         accountId: job.accountId,
         attempt,
         startedAt,
@@ -134,9 +135,13 @@ export class DeliverWebhookUseCase {
     }
   }
 
-  /** The job's delivery, as the terminal statement (or a replay) opened it, while pending. */
+  /** The job's delivery, as the statement that opened it (or a replay) left it, while pending. */
   private async openedDelivery(job: DeliverWebhookJob): Promise<DeliveryState | undefined> {
-    const delivery = await this.deliveries.findDelivery(job.taskId, job.accountId);
+    const delivery = await this.deliveries.findDelivery(
+      job.taskId,
+      job.accountId,
+      job.event ?? 'completed',
+    );
     return delivery?.status === 'pending' ? delivery : undefined;
   }
 
@@ -144,10 +149,19 @@ export class DeliverWebhookUseCase {
     const data: DeliverWebhookJob = { ...job, attempt };
     await this.queue.add(JobName.DeliverWebhook, data, {
       ...JOB_OPTIONS[JobName.DeliverWebhook],
-      jobId: attemptJobId(job.taskId, attempt),
+      jobId: attemptJobId(job.taskId, attempt, job.event),
       delay: delayMs,
     });
   }
+}
+
+/**
+ * The Standard Webhooks message id: the task's id for its end (what receivers
+ * and the fault audit key on), its own for a `start` event, so a receiver that
+ * dedupes by id keeps both.
+ */
+function messageIdOf(job: DeliverWebhookJob): string {
+  return job.event ? `${job.event}-${job.taskId}` : job.taskId;
 }
 
 function hostOf(url: string): string {
