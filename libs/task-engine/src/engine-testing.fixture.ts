@@ -14,12 +14,15 @@ import {
 import { DatabaseModule } from '@genhub/database';
 import { ObservabilityModule } from '@genhub/observability';
 import { QueueModule } from '@genhub/queue';
+import { FairRunner } from './run/fair-runner.service';
 import { TaskEngineModule } from './task-engine.module';
 
 /**
  * The engine as the gateway and the task-worker wire it, both halves in one
  * module, on this run's PostgreSQL and Redis (the specs' shared set-up; a
- * `.fixture.ts` is test code, never shipped).
+ * `.fixture.ts` is test code, never shipped). The specs run tasks themselves
+ * (`RunTaskUseCase.execute`), so the fair runner is left out: it would take
+ * their tasks from the stage and race them (it has a spec of its own).
  */
 export function engineTestingModule(options: {
   /** The service name in metrics and logs. */
@@ -53,5 +56,7 @@ export function engineTestingModule(options: {
       TaskEngineModule.forWorker(),
       ...(options.imports ?? []),
     ],
-  });
+  })
+    .overrideProvider(FairRunner)
+    .useValue({ started: () => undefined, ended: () => undefined, take: () => undefined });
 }
