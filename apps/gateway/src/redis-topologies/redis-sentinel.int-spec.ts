@@ -111,10 +111,12 @@ describe('on Redis Sentinel', () => {
       await db.end();
     }
 
-    // Every app is ready again, and its jobs now live on the promoted replica.
+    // Every app is ready again, and its work now lives on the promoted replica: the webhook
+    // queue's jobs, and the fair stage the task-workers take from.
     await until(() => allReady(run), 30_000);
     const keys = await redisCli(promoted, '--scan', '--pattern', `${run.platform.queuePrefix}:*`);
-    expect(keys).toContain(`${run.platform.queuePrefix}:tasks:completed`);
+    expect(keys).toContain(`${run.platform.queuePrefix}:webhooks:completed`);
+    expect(keys).toContain(`${run.platform.queuePrefix}:fair:clock`);
     // The gateways' subscriptions moved too: a sync wait is woken by its notice.
     const started = Date.now();
     const sync = await submitTask(

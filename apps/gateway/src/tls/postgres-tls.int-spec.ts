@@ -10,7 +10,9 @@ import {
   deleteQueuePrefix,
   itRunsThePlatform,
   type PlatformUnderTest,
+  type RedisTestStandalone,
   startLocalPlatform,
+  startRedisStandalone,
   startTlsPostgres,
   type TestCertificateAuthority,
   testQueuePrefix,
@@ -147,15 +149,22 @@ describe('PostgreSQL over TLS with a private CA and a SCRAM password', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ balance: 3, status: 'active' });
   });
 
-  describe('the four built apps on verify-full', () => {
+  /**
+   * Issue 40's whole: the lifecycle with both backing services refusing
+   * plaintext — this PostgreSQL, and a Redis of the block's own that speaks
+   * TLS only, as an ACL user, its certificate from another private CA.
+   */
+  describe('the four built apps on verify-full, with a TLS-only Redis', () => {
     let run: PlatformUnderTest;
+    let redis: RedisTestStandalone;
 
     beforeAll(async () => {
+      redis = await startRedisStandalone({ tls: true });
       const receiver = await WebhookReceiver.start();
       const platform = await startLocalPlatform(
         'pg-tls',
         { ALLOW_PRIVATE_NETWORK_URLS: 'true', SYNC_TIMEOUT_MS: '20000' },
-        { apps: ALL_APPS, database: { url, tlsCa: ca.file } },
+        { apps: ALL_APPS, database: { url, tlsCa: ca.file }, redis },
       ).catch(async (error: unknown) => {
         await receiver.close();
         throw new Error(`${(error as Error).message}\n${postgres.log().slice(-2000)}`);
@@ -173,7 +182,8 @@ describe('PostgreSQL over TLS with a private CA and a SCRAM password', () => {
 
     afterAll(async () => {
       await run?.stop();
-    });
+      await redis?.stop();
+    }, 60_000);
 
     it('are ready, every connection of theirs encrypted', async () => {
       for (const app of ALL_APPS) {
@@ -194,6 +204,11 @@ describe('PostgreSQL over TLS with a private CA and a SCRAM password', () => {
       } finally {
         await db.end();
       }
+      expect(redis.env.REDIS_URL).toMatch(/^rediss:\/\//);
+      // Redis (TLS only: its plaintext port is off) sees the apps as the ACL user.
+      const clients = await redis.cli(redis.port, 'CLIENT', 'LIST');
+      expect(clients).toMatch(/ user=genhub-app /);
+      expect(clients).not.toMatch(/ user=default /);
     });
 
     itRunsThePlatform(() => run);

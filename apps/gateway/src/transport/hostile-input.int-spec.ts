@@ -58,6 +58,14 @@ function inFamilyShape(path: string, status: number, body: unknown): boolean {
         typeof error.code === 'string';
       return media || standard;
     }
+    case 'replicate':
+      // Replicate's problem object (decision 0137), authentication refusals included.
+      return (
+        typeof b.title === 'string' &&
+        typeof b.detail === 'string' &&
+        b.status === status &&
+        Object.keys(b).length === 3
+      );
     default:
       return standard;
   }

@@ -58,14 +58,17 @@ describe('FairRunner (Redis)', () => {
   const prefixes: string[] = [];
   const queues: Queue[] = [];
   const runners: FairRunner[] = [];
+  const helds: HeldRuns[] = [];
   const metrics = new MetricsService();
 
   afterAll(async () => {
+    // A failed test may leave runs open: end them, or the runners' shutdown waits for them.
+    for (const held of helds) held.endAll();
     for (const runner of runners) await runner.onModuleDestroy();
     for (const queue of queues) await queue.close();
     for (const prefix of prefixes) await deleteQueuePrefix(url, prefix);
     metrics.onApplicationShutdown();
-  });
+  }, 30_000);
 
   function setUp(prefix = testQueuePrefix('runner')) {
     if (!prefixes.includes(prefix)) prefixes.push(prefix);
@@ -91,6 +94,7 @@ describe('FairRunner (Redis)', () => {
       metrics,
     );
     runners.push(runner);
+    helds.push(held);
     return { runner, held };
   }
 
@@ -129,6 +133,16 @@ describe('FairRunner (Redis)', () => {
     await until(() => held.started.length === 5);
     held.endAll();
     await until(async () => !(await set.stage.holds(ids[4])));
+    // Each run's wait in the stage is the tasks queue's wait, as with the run queue's jobs.
+    const waits = await metrics.registry.getMetricsAsJSON();
+    const count = waits
+      .find((m) => m.name === 'genhub_queue_job_wait_seconds')
+      ?.values.find(
+        (v) =>
+          (v as { metricName?: string }).metricName === 'genhub_queue_job_wait_seconds_count' &&
+          v.labels.queue === 'tasks',
+      );
+    expect(count?.value).toBe(5);
   });
 
   it('restages the tasks of a worker that died, once their leases lapse', async () => {

@@ -63,6 +63,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly leaseMs: number;
   private readonly outcomes;
   private readonly runTimes;
+  private readonly waits;
   /** Runs in this process: the stage's and the run queue's. */
   private active = 0;
   /** The stage's tasks this process holds leases on (taken ahead or running). */
@@ -93,6 +94,8 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.leaseMs = config.TASK_LOCK_MS;
     this.outcomes = metrics.counter(METRICS.taskOutcomes);
     this.runTimes = metrics.histogram(METRICS.queueRun);
+    // The tasks queue's wait and run series, as the run queue's processor records them.
+    this.waits = metrics.histogram(METRICS.queueWait).labels(QueueName.Tasks);
   }
 
   onApplicationBootstrap(): void {
@@ -190,6 +193,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private startNext(): void {
     while (this.active < this.slots && this.ahead.length && !this.stopped) {
       const task = this.ahead.shift() as TakenTask;
+      if (task.stagedAt) this.waits.observe(Math.max(0, Date.now() - task.stagedAt) / 1000);
       this.active++;
       this.startedAt.set(task.taskId, performance.now());
       const run: Promise<void> = withLogContext(jobLogContext(task), () => this.run(task)).then(

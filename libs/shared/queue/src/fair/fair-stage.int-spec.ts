@@ -53,8 +53,18 @@ describe('FairStage (Redis)', () => {
       { accountId: 'B', taskId: 'quiet', requestId: 'req-1' },
       { weight: WEIGHTS.Bronze },
     );
+    const before = Date.now();
     const next = await fair.take(2);
-    expect(next).toContainEqual({ accountId: 'B', taskId: 'quiet', requestId: 'req-1' });
+    const quiet = next.find((t) => t.taskId === 'quiet');
+    expect(quiet).toEqual({
+      accountId: 'B',
+      taskId: 'quiet',
+      requestId: 'req-1',
+      stagedAt: expect.any(Number),
+    });
+    // When it was added: the queue wait its runner reports.
+    expect(quiet?.stagedAt).toBeGreaterThan(before - 5000);
+    expect(quiet?.stagedAt).toBeLessThanOrEqual(Date.now());
   });
 
   it('alternates equal accounts, and grants each level its weight', async () => {
@@ -110,7 +120,9 @@ describe('FairStage (Redis)', () => {
     expect(await fair.remove(a, 'x')).toBe(true);
     expect(await fair.remove(a, 'x')).toBe(false);
     expect(await fair.remove(b, 'y')).toBe(true);
-    expect(await fair.take(5)).toEqual([{ accountId: b, taskId: 'z' }]);
+    expect(await fair.take(5)).toEqual([
+      { accountId: b, taskId: 'z', stagedAt: expect.any(Number) },
+    ]);
     expect(await fair.size()).toEqual({ tasks: 0, accounts: 0 });
   });
 

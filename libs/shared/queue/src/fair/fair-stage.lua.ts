@@ -66,7 +66,7 @@ local idle = redis.call('ZCARD', KEYS[1]) == 0
 local added = 0
 for i = 4, #ARGV, 5 do
   local a, task = ARGV[i], ARGV[i + 1]
-  if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. ARGV[i + 2]) == 1 then
+  if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. now .. ' ' .. ARGV[i + 2]) == 1 then
     redis.call('RPUSH', line(a), task)
     share(a, ARGV[i + 3], ARGV[i + 4])
     place(a)
@@ -79,7 +79,8 @@ return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
  * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
  * ended (each leaves the stage: its lease, its place against its account's
- * cap, its membership) → account, task, request id, … in fair order, each
+ * cap, its membership) → account, task, request id, when it was added (ms;
+ * '' for a task added before that was kept), … in fair order, each
  * leased to the caller from now (renewed by \`renew\`, see EXPIRED). A task in
  * a line with no membership (deleted, or ended while it waited again) is
  * dropped on the way.
@@ -106,10 +107,13 @@ while n > 0 do
   if meta and not redis.call('ZSCORE', KEYS[7], task) then
     redis.call('SET', KEYS[3], vt)
     redis.call('ZADD', running(a), now, task)
-    redis.call('ZADD', KEYS[7], now, task)
+    -- A thousandth of a ms apart: the leases keep the order taken (EXPIRED restages in it).
+    redis.call('ZADD', KEYS[7], now + #out / 4000, task)
+    local added, request = string.match(meta, '^%S+ (%d+) (.*)$')
     out[#out + 1] = a
     out[#out + 1] = task
-    out[#out + 1] = string.match(meta, '^%S+ (.*)$') or ''
+    out[#out + 1] = request or string.match(meta, '^%S+ (.*)$') or ''
+    out[#out + 1] = added or ''
     n = n - 1
     place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
   else
@@ -119,7 +123,7 @@ end
 if #out > 0 then
   -- The pace: tasks taken per PACE_BUCKET_MS, the last few buckets kept (estimated starts).
   local bucket = base .. 'pace:' .. math.floor(now / ${PACE_BUCKET_MS})
-  redis.call('INCRBY', bucket, #out / 3)
+  redis.call('INCRBY', bucket, #out / 4)
   redis.call('PEXPIRE', bucket, ${3 * PACE_BUCKET_MS})
 end
 return out`;
@@ -193,15 +197,16 @@ out[#out + 1] = tonumber(redis.call('GET', base .. 'pace:' .. bucket) or '0')
 return out`;
 
 /**
- * ARGV 4 an offset (ms), 5… tasks this caller holds: their leases start again
- * at now + offset (0: renewed; lease − delay: to lapse after the delay, a
- * retry). A lease no longer held is left alone → {how many were held}.
+ * ARGV 4 an offset (ms), 5… tasks this caller holds, in the order it took
+ * them: their leases start again at now + offset (0: renewed; lease − delay:
+ * to lapse after the delay, a retry), that order kept. A lease no longer held
+ * is left alone → {how many were held}.
  */
 const RENEW = `
 local renewed = 0
 for i = 5, #ARGV do
   if redis.call('ZSCORE', KEYS[7], ARGV[i]) then
-    redis.call('ZADD', KEYS[7], now + tonumber(ARGV[4]), ARGV[i])
+    redis.call('ZADD', KEYS[7], now + tonumber(ARGV[4]) + (i - 5) / 4000, ARGV[i])
     renewed = renewed + 1
   end
 end
@@ -217,7 +222,9 @@ return {renewed}`;
 const EXPIRED = `
 local stale = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now - tonumber(ARGV[4]), 'LIMIT', 0, tonumber(ARGV[5]))
 local out = {}
-for _, task in ipairs(stale) do
+-- Latest taken first: each goes back to the front of its line, so the earliest ends up first.
+for s = #stale, 1, -1 do
+  local task = stale[s]
   local meta = redis.call('HGET', KEYS[6], task)
   redis.call('ZREM', KEYS[7], task)
   if meta then

@@ -23,7 +23,10 @@ export interface StagedTask {
 }
 
 /** A task taken out of the stage, leased to its taker until its run ends (see `take`). */
-export type TakenTask = StagedTask;
+export interface TakenTask extends StagedTask {
+  /** When it was added to the stage (ms since the epoch): its wait is the queue's wait. */
+  stagedAt?: number;
+}
 
 /** What `expired` did with a lease its taker stopped renewing. */
 export interface ExpiredLeases {
@@ -165,11 +168,12 @@ export class FairStage {
       ...finished.flatMap((t) => [t.accountId, t.taskId]),
     );
     const taken: TakenTask[] = [];
-    for (let i = 0; i < flat.length; i += 3)
+    for (let i = 0; i < flat.length; i += 4)
       taken.push({
         accountId: String(flat[i]),
         taskId: String(flat[i + 1]),
         ...(flat[i + 2] ? { requestId: String(flat[i + 2]) } : {}),
+        ...(flat[i + 3] ? { stagedAt: Number(flat[i + 3]) } : {}),
       });
     return taken;
   }
