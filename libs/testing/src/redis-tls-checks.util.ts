@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { loadConfig, RedisConfig } from '@genhub/config';
 import { PubSubService } from '@genhub/queue';
 import { buildAppForTest } from './built-app.util';
@@ -54,15 +54,15 @@ export async function startExpectingFailure(
   }
 }
 
-/** A PING over a plain (not TLS) connection; its error, or undefined if it answered. */
-async function plainPing(port: number): Promise<Error | undefined> {
+/** A PING to the server at `port` with `options` (no user): its error, or undefined if it answered. */
+async function pingError(port: number, options: RedisOptions): Promise<Error | undefined> {
   const client = new Redis({
     host: '127.0.0.1',
     port,
     lazyConnect: true,
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
-    connectTimeout: 3000,
+    ...options,
   });
   client.on('error', () => undefined);
   try {
@@ -76,28 +76,15 @@ async function plainPing(port: number): Promise<Error | undefined> {
   }
 }
 
-/** A PING over TLS with the test CA but no ACL user; its error, or undefined if it answered. */
-async function anonymousPing(redis: RedisTestTopology, port: number): Promise<Error | undefined> {
-  const client = new Redis({
-    host: '127.0.0.1',
-    port,
+/** A PING over a plain (not TLS) connection. */
+const plainPing = (port: number) => pingError(port, { connectTimeout: 3000 });
+
+/** A PING over TLS with the test CA but no ACL user. */
+const anonymousPing = (redis: RedisTestTopology, port: number) =>
+  pingError(port, {
     tls: { ca: readFileSync(redis.tls?.caFile as string) },
     enableReadyCheck: false, // its INFO would meet NOAUTH before the PING does
-    lazyConnect: true,
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
   });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return undefined;
-  } catch (error) {
-    return error as Error;
-  } finally {
-    client.disconnect();
-  }
-}
 
 /**
  * What must hold on every Redis topology over TLS, as `it` blocks: its
