@@ -147,7 +147,7 @@ export const PubSubChannel = {
   TaskStatus: 'task-status',
   /** A task was deleted while processing (message: task id). Aborts the run. */
   TaskCancel: 'task-cancel',
-  /** The fair stage had nothing to hand out and now has (message empty). Wakes idle task-workers' feeders. */
+  /** The fair stage had nothing to hand out and now has (message empty). Wakes idle task-workers' fair runners. */
   FairWork: 'fair-work',
   /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */
   AuthChanged: 'auth-changed',

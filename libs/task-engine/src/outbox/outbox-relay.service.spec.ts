@@ -94,7 +94,7 @@ describe('OutboxRelay and the fair stage', () => {
   let running: OutboxRelay | undefined;
   afterEach(() => running?.onApplicationShutdown());
 
-  it('stages run jobs that say their account, with the level’s weight and the cap, and wakes the feeders once', async () => {
+  it('stages run jobs that say their account, with the level’s weight and the cap, and wakes the runners once', async () => {
     const { relay, removed, tasks, staged, published } = relayWith('standalone', 0);
     running = relay;
     relay.handOver([accountRow(1), accountRow(2, 'Bronze', 3), row(3)]);

@@ -68,7 +68,7 @@ export const REPLICA_COUNT_TTL_MS = 1000;
  * Nothing is handed over before the queue prefix is known to be this
  * installation's (QueuePrefixOwnership): until then the rows wait.
  * A run job that says its account goes to the fair stage instead of the run
- * queue (FAIR_SCHEDULING, decision 0133): the task-workers' feeders take it
+ * queue (FAIR_SCHEDULING, decision 0133): the task-workers' fair runners take it
  * from there in fair order. A re-sent one is a no-op there too.
  */
 @Injectable()

@@ -90,10 +90,10 @@ export class RecoveryQueues {
       this.redis,
       { isVerified: true }, // checked by `open`
       this.fairStage,
-      // The workers' feeders look at the stage every second: no notice needed.
+      // The workers' fair runners look at the stage every second: no notice needed.
       { publish: async () => undefined },
       // Rows that say their account go to the stage, whatever the apps' FAIR_SCHEDULING:
-      // the feeders empty it either way.
+      // the runners empty it either way.
       { FAIR_SCHEDULING: true },
     );
     let moved = 0;
