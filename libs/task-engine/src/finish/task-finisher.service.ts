@@ -63,6 +63,8 @@ export class TaskFinisher {
       requestId?: string;
       /** Only at this attempt; null: whichever (the stuck-task sweeper). Default: the task's. */
       attempt?: number | null;
+      /** Publish the terminal notice (default); false: the caller does (see RunTaskInput.announcesEnd). */
+      notice?: boolean;
     } = {},
   ): Promise<StoredTask | undefined> {
     const { requestId } = options;
@@ -129,9 +131,10 @@ export class TaskFinisher {
       outcome: !ended.settled ? 'unchanged' : outcome === 'capture' ? 'captured' : 'released',
     });
     if (ended.outbox) this.relay.handOver([ended.outbox]);
-    await this.pubsub
-      .publish(PubSubChannel.TaskTerminal, task.id)
-      .catch((e: Error) => this.logger.warn(`terminal notice for ${task.id}: ${e.message}`));
+    if (options.notice !== false)
+      await this.pubsub
+        .publish(PubSubChannel.TaskTerminal, task.id)
+        .catch((e: Error) => this.logger.warn(`terminal notice for ${task.id}: ${e.message}`));
     // The row as written: what this process wrote, with what only the row knew.
     return Object.assign(row, {
       attempt: ended.attempt,

@@ -2,7 +2,7 @@ import { sleep } from '@genhub/testing';
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { RedisConfig } from '@genhub/config';
-import { type FairStage, JobName, PubSubChannel } from '@genhub/queue';
+import { type FairStage, JobName } from '@genhub/queue';
 import type { OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
 import { HANDOVER_DELETE_MS, OutboxRelay, REPLICA_WAIT_MS } from './outbox-relay.service';
 
@@ -60,8 +60,6 @@ function relayWith(
       return idle && items.length > 0;
     },
   } as unknown as FairStage;
-  const published: string[] = [];
-  const pubsub = { publish: async (channel: string) => void published.push(channel) };
   const relay = new OutboxRelay(
     dataSource,
     outbox,
@@ -71,11 +69,10 @@ function relayWith(
     redis,
     { isVerified: prefixChecked },
     stage,
-    pubsub,
     { FAIR_SCHEDULING: fair },
   );
   relay.onApplicationBootstrap();
-  return { relay, removed, tasks, staged, published };
+  return { relay, removed, tasks, staged };
 }
 
 const row = (id: number, account?: object): OutboxRow =>
@@ -94,8 +91,8 @@ describe('OutboxRelay and the fair stage', () => {
   let running: OutboxRelay | undefined;
   afterEach(() => running?.onApplicationShutdown());
 
-  it('stages run jobs that say their account, with the level’s weight and the cap, and wakes the runners once', async () => {
-    const { relay, removed, tasks, staged, published } = relayWith('standalone', 0);
+  it('stages run jobs that say their account, with the level’s weight and the cap', async () => {
+    const { relay, removed, tasks, staged } = relayWith('standalone', 0);
     running = relay;
     relay.handOver([accountRow(1), accountRow(2, 'Bronze', 3), row(3)]);
     await sleep(HANDOVER_DELETE_MS + 50);
@@ -105,7 +102,6 @@ describe('OutboxRelay and the fair stage', () => {
     ]);
     // A row from before fair scheduling (no account) goes to the run queue as it did.
     expect(tasks.added).toEqual(['task-3']);
-    expect(published).toEqual([PubSubChannel.FairWork]);
     expect(removed).toEqual([1, 2, 3]);
   });
 

@@ -18,8 +18,6 @@ import {
   JobItem,
   JobName,
   jobIdFor,
-  PubSubChannel,
-  PubSubService,
   QueueName,
   QueuePrefixOwnership,
   RunTaskJob,
@@ -98,7 +96,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(QueuePrefixOwnership)
     private readonly ownership: Pick<QueuePrefixOwnership, 'isVerified'>,
     private readonly fairStage: FairStage,
-    @Inject(PubSubService) private readonly pubsub: Pick<PubSubService, 'publish'>,
     @Inject(TaskConfig) taskConfig: Pick<TaskConfig, 'FAIR_SCHEDULING'>,
   ) {
     this.queues = { tasks, billing, webhooks };
@@ -220,7 +217,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       jobs.push({ name, data: row.payload, opts: { ...JOB_OPTIONS[name], jobId: row.jobId } });
       byQueue.set(queue, jobs);
     }
-    const [wake] = await withTimeout(
+    // Idle task-workers are woken by the stage's own script (the fair-work notice).
+    await withTimeout(
       Promise.all([
         this.fairStage.addAll(staged),
         ...[...byQueue].map(([queue, jobs]) =>
@@ -231,11 +229,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       ]),
       ENQUEUE_TIMEOUT_MS,
     );
-    // Idle task-workers wait for this notice (busy ones take more as their runs end).
-    if (wake)
-      this.pubsub
-        .publish(PubSubChannel.FairWork, '')
-        .catch((error: Error) => this.logger.warn(`fair work notice: ${error.message}`));
     // The stage lives on the run queue's connection: its writes count for WAIT there.
     if (staged.length && !byQueue.has(QueueName.Tasks)) byQueue.set(QueueName.Tasks, []);
     return [...byQueue.keys()];

@@ -90,8 +90,6 @@ export class RecoveryQueues {
       this.redis,
       { isVerified: true }, // checked by `open`
       this.fairStage,
-      // The workers' fair runners look at the stage every second: no notice needed.
-      { publish: async () => undefined },
       // Rows that say their account go to the stage, whatever the apps' FAIR_SCHEDULING:
       // the runners empty it either way.
       { FAIR_SCHEDULING: true },

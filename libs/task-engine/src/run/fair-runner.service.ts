@@ -130,7 +130,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all(this.running);
     if (this.finished.length)
       await this.stage
-        .take(0, { finished: this.finished.splice(0) })
+        .take(0, { finished: this.finished.splice(0), announceFinished: true })
         .catch((error: Error) => this.logger.warn(`fair stage end report: ${error.message}`));
   }
 
@@ -177,7 +177,12 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const finished = this.finished.splice(0);
     let taken: TakenTask[];
     try {
-      taken = await this.stage.take(count, { waitingAhead: this.queue.toKey('wait'), finished });
+      // The runs' terminal notices go out from the take that reports their ends.
+      taken = await this.stage.take(count, {
+        waitingAhead: this.queue.toKey('wait'),
+        finished,
+        announceFinished: true,
+      });
     } catch (error) {
       // Told again with the next call (the leases cover a lasting outage).
       this.finished.unshift(...finished);
@@ -220,7 +225,14 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const started = performance.now();
     let result: 'completed' | 'failed' = 'completed';
     try {
-      const { outcome, model = '', code } = await this.runTask.execute(task);
+      const {
+        outcome,
+        model = '',
+        code,
+      } = await this.runTask.execute({
+        ...task,
+        announcesEnd: true,
+      });
       if (outcome === 'failed') result = 'failed';
       this.outcomes.inc({ model, outcome, code: code === undefined ? '' : String(code) });
       if (outcome === 'unknown-task')

@@ -16,6 +16,11 @@ export interface RunTaskInput {
   taskId: string;
   /** The request that created the task, passed on to the webhook job for log correlation. */
   requestId?: string;
+  /**
+   * The caller publishes the terminal notice itself (the fair runner, with
+   * the take that reports the run's end); otherwise the finisher does.
+   */
+  announcesEnd?: boolean;
 }
 
 /**
@@ -85,11 +90,12 @@ export class RunTaskUseCase {
     if (!task) return { outcome: 'skipped' };
     // A Replicate `start` webhook, before the model runs; nothing at all for other tasks.
     if (task.webhookFormat) await this.starts.open(task, input.requestId);
-    return this.run(task, input.requestId);
+    return this.run(task, input);
   }
 
   /** One run of the claimed `task`. */
-  private async run(task: StoredTask, requestId: string | undefined): Promise<RunTaskReport> {
+  private async run(task: StoredTask, input: RunTaskInput): Promise<RunTaskReport> {
+    const { requestId } = input;
     const model = task.model;
     const claimedAt = Date.now();
     const startedAt = task.startedAt?.getTime() ?? claimedAt;
@@ -148,7 +154,10 @@ export class RunTaskUseCase {
       'outputs' in outcome
         ? { completed: { outputs: outcome.outputs, outputKeys: keys, timings } }
         : { failed: { ...outcome, timings } };
-    const finished = await this.finisher.finish(task, ending, { requestId });
+    const finished = await this.finisher.finish(task, ending, {
+      requestId,
+      notice: !input.announcesEnd,
+    });
     if (!finished) {
       // Superseded by a later attempt, or deleted meanwhile: this run's outputs are not the task's.
       await this.outputs.discard(keys);

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { SecurityConfig, trustedCas, WebhookConfig } from '@genhub/config';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
-import { HostLimiter } from './dispatch/host-limiter.service';
+import { HostLimiter, hostWaitFor } from './dispatch/host-limiter.service';
 import { WebhookHttpClient } from './dispatch/webhook-http.client';
 import { WebhookSecretSource } from './ports/webhook-secret.port';
 import { DeliverWebhookUseCase } from './use-cases/deliver-webhook/deliver-webhook.use-case';
@@ -59,7 +59,10 @@ export class WebhookDispatchModule implements OnApplicationShutdown {
           provide: HostLimiter,
           inject: [WebhookConfig],
           useFactory: (webhooks: WebhookConfig) =>
-            new HostLimiter(webhooks.WEBHOOK_PER_HOST_CONCURRENCY),
+            new HostLimiter(
+              webhooks.WEBHOOK_PER_HOST_CONCURRENCY,
+              hostWaitFor(webhooks.WEBHOOK_CONCURRENCY, webhooks.WEBHOOK_PER_HOST_CONCURRENCY),
+            ),
         },
         DeliverWebhookUseCase,
       ],

@@ -111,6 +111,27 @@ describe('FairStage (Redis)', () => {
     expect(idsOf(await fair.take(5))).toEqual(['x']);
   });
 
+  it('publishes the fair-work notice when it leaves idle, and the ends it was told of when asked', async () => {
+    const { fair, prefix } = stage();
+    const listener = new Redis(url);
+    const heard: string[] = [];
+    listener.on('message', (channel: string, message: string) =>
+      heard.push(`${channel.slice(prefix.length + 1)}:${message}`),
+    );
+    await listener.subscribe(`${prefix}:fair-work`, `${prefix}:task-terminal`);
+    try {
+      await fill(fair, 'A', 3); // idle → ready once: one notice, not three
+      const [first, second] = await fair.take(2);
+      await fair.take(0, { finished: [first] }); // not asked: the caller publishes itself
+      await fair.take(0, { finished: [second], announceFinished: true });
+      await redis.ping(); // the listener has had time to hear what came before
+      for (let i = 0; i < 50 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(heard).toEqual(['fair-work:', `task-terminal:${second.taskId}`]);
+    } finally {
+      listener.disconnect();
+    }
+  });
+
   it('takes a deleted task out of its line, and its account out when the line empties', async () => {
     const { fair } = stage();
     const [a, b] = [randomUUID(), randomUUID()];

@@ -58,13 +58,16 @@ end
 `;
 
 /**
- * ARGV from 4, five per task: account, task, request id, stride, cap (0:
- * none) → {tasks added, wake (the stage had nothing ready and now has)}.
+ * ARGV 4 the work channel (published to, empty, on a wake; '' for none),
+ * from 5 five per task: account, task, request id, stride, cap (0: none) →
+ * {tasks added, wake (the stage had nothing ready and now has)}. The wake's
+ * notice goes out from the script: a submit at a moderate rate wakes idle
+ * workers without a round trip of its own.
  */
 const ADD = `
 local idle = redis.call('ZCARD', KEYS[1]) == 0
 local added = 0
-for i = 4, #ARGV, 5 do
+for i = 5, #ARGV, 5 do
   local a, task = ARGV[i], ARGV[i + 1]
   if redis.call('HSETNX', KEYS[6], task, a .. ' ' .. now .. ' ' .. ARGV[i + 2]) == 1 then
     redis.call('RPUSH', line(a), task)
@@ -73,13 +76,16 @@ for i = 4, #ARGV, 5 do
     added = added + 1
   end
 end
-return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
+local wake = idle and redis.call('ZCARD', KEYS[1]) > 0
+if wake and ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], '') end
+return {added, wake and 1 or 0}`;
 
 /**
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
  * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
  * ended (each leaves the stage: its lease, its place against its account's
- * cap, its membership) → account, task, request id, when it was added (ms;
+ * cap, its membership; and, when the last ARGV names a channel, its task id
+ * is published there: the terminal notice rides on the take) → account, task, request id, when it was added (ms;
  * '' for a task added before that was kept), … in fair order, each
  * leased to the caller from now (renewed by \`renew\`, see EXPIRED). A task in
  * a line with no membership (deleted, or ended while it waited again) is
@@ -87,6 +93,7 @@ return {added, (idle and redis.call('ZCARD', KEYS[1]) > 0) and 1 or 0}`;
  */
 const TAKE = `
 local k = tonumber(ARGV[6])
+local notices = ARGV[7 + 2 * k] or ''
 for i = 0, k - 1 do
   local a, task = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
   redis.call('ZREM', running(a), task)
@@ -94,6 +101,7 @@ for i = 0, k - 1 do
   redis.call('HDEL', KEYS[6], task)
   redis.call('HDEL', KEYS[8], task)
   if redis.call('ZSCORE', KEYS[2], a) then place(a) end
+  if notices ~= '' then redis.call('PUBLISH', notices, task) end
 end
 local n = tonumber(ARGV[4])
 if ARGV[5] ~= '' then n = n - redis.call('LLEN', ARGV[5]) end

@@ -1,3 +1,4 @@
+import { PubSubChannel } from '../queue.constants';
 import type { RedisClient } from '../redis-connection.util';
 import { FAIR_STAGE_LUA, PACE_BUCKET_MS } from './fair-stage.lua';
 
@@ -55,6 +56,12 @@ export interface TakeOptions {
   waitingAhead?: string;
   /** Runs that ended since the last call: out of the stage, no longer counted against their accounts' caps. */
   finished?: readonly StagedTask[];
+  /**
+   * Publish each of `finished` on PubSubChannel.TaskTerminal from the same
+   * script (the caller's runs left the notice to it): one round trip fewer
+   * per task.
+   */
+  announceFinished?: boolean;
 }
 
 export interface FairStageOptions {
@@ -95,6 +102,8 @@ type FairCommands = Record<
 export class FairStage {
   private readonly keys: string[];
   private readonly base: string;
+  private readonly workChannel: string;
+  private readonly terminalChannel: string;
   /** The client the scripts were last defined on (the connection may be replaced). */
   private defined?: RedisClient;
 
@@ -105,6 +114,9 @@ export class FairStage {
     private readonly options: FairStageOptions,
   ) {
     this.base = `${prefix}:fair:`;
+    // As PubSubService names them.
+    this.workChannel = `${prefix}:${PubSubChannel.FairWork}`;
+    this.terminalChannel = `${prefix}:${PubSubChannel.TaskTerminal}`;
     this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'leases', 'restarts'].map(
       (key) => this.base + key,
     );
@@ -128,7 +140,8 @@ export class FairStage {
   /**
    * Queues a task behind its account's earlier ones (a task already waiting
    * is left as it is). True when the stage had nothing to hand out before:
-   * idle workers are to be woken.
+   * idle workers were woken (PubSubChannel.FairWork, published by the same
+   * script).
    */
   async add(task: StagedTask, share: AccountShare): Promise<boolean> {
     return this.addAll([{ task, share }]);
@@ -140,6 +153,7 @@ export class FairStage {
     const [, wake] = await this.call(
       'genhubFairAdd',
       this.options.runningLeaseMs,
+      this.workChannel,
       ...items.flatMap(({ task, share }) => [
         task.accountId,
         task.taskId,
@@ -158,7 +172,7 @@ export class FairStage {
    * call: the runs in `finished` ended, and leave the stage.
    */
   async take(count: number, options: TakeOptions = {}): Promise<TakenTask[]> {
-    const { waitingAhead = '', finished = [] } = options;
+    const { waitingAhead = '', finished = [], announceFinished = false } = options;
     const flat = await this.call(
       'genhubFairTake',
       this.options.runningLeaseMs,
@@ -166,6 +180,7 @@ export class FairStage {
       waitingAhead,
       finished.length,
       ...finished.flatMap((t) => [t.accountId, t.taskId]),
+      announceFinished ? this.terminalChannel : '',
     );
     const taken: TakenTask[] = [];
     for (let i = 0; i < flat.length; i += 4)

@@ -1,5 +1,5 @@
 import { sleep } from '@genhub/testing';
-import { HostLimiter } from './host-limiter.service';
+import { DEFAULT_HOST_WAIT, HostLimiter, hostWaitFor } from './host-limiter.service';
 
 describe('HostLimiter', () => {
   it('admits up to the limit per host, answers at once when full, and frees on release', () => {
@@ -49,6 +49,15 @@ describe('HostLimiter', () => {
       expect(limiter.inFlightFor('fast:1')).toBe(1);
       second?.();
       expect(limiter.inFlightFor('fast:1')).toBe(0);
+    });
+  });
+
+  describe('hostWaitFor', () => {
+    it('lets a host that turns its slots over have the whole dispatcher waiting', () => {
+      expect(hostWaitFor(200, 10).waitersPerSlot).toBe(20);
+      expect(hostWaitFor(200, 10).maxWaitMs).toBe(DEFAULT_HOST_WAIT.maxWaitMs);
+      // Never shorter than the default line.
+      expect(hostWaitFor(20, 10).waitersPerSlot).toBe(DEFAULT_HOST_WAIT.waitersPerSlot);
     });
   });
 });

@@ -18,6 +18,21 @@ export const DEFAULT_HOST_WAIT: HostWaitPolicy = {
   waitersPerSlot: 10,
 };
 
+/**
+ * The policy for a dispatcher of `concurrency` attempts at once and
+ * `perHost` per host: a host that turns its slots over may have the whole
+ * dispatcher waiting for it. A shorter line put a healthy receiver's burst
+ * back and forth: each put-back costs two Redis scripts and a fresh read of
+ * the delivery, which on a loaded machine slowed every attempt further and
+ * took first attempts from milliseconds to seconds (issue 38).
+ */
+export function hostWaitFor(concurrency: number, perHost: number): HostWaitPolicy {
+  return {
+    ...DEFAULT_HOST_WAIT,
+    waitersPerSlot: Math.max(DEFAULT_HOST_WAIT.waitersPerSlot, Math.ceil(concurrency / perHost)),
+  };
+}
+
 /** Hosts whose last slot activity is remembered (oldest forgotten first). */
 const REMEMBERED_HOSTS = 10_000;
 

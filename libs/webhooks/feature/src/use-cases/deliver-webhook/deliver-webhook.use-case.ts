@@ -11,7 +11,7 @@ import {
 } from '@genhub/webhooks-data-access';
 import { HostLimiter } from '../../dispatch/host-limiter.service';
 import { afterFailedAttempt } from '../../dispatch/retry-policy.util';
-import { WebhookHttpClient } from '../../dispatch/webhook-http.client';
+import { HttpAttemptResult, WebhookHttpClient } from '../../dispatch/webhook-http.client';
 import { signedHeaders } from '../../dispatch/webhook-signing.util';
 import { WebhookSecretSource } from '../../ports/webhook-secret.port';
 
@@ -70,69 +70,68 @@ export class DeliverWebhookUseCase {
 
     // The job carries ids: the URL and body are in the delivery the run's
     // terminal statement opened.
-    const opened = await this.openedDelivery(job);
-    if (!opened) return { kind: 'skipped' };
-    const release = await this.hosts.acquire(hostOf(opened.url));
-    if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
-    try {
-      const delivery = opened;
-      const secret = await this.secrets.secretFor(job.accountId);
-      const body = delivery.body;
-      if (body === null) return { kind: 'skipped' };
-      if (delivery.attempts >= attempt) {
-        // Re-run after a crash between recording this attempt and enqueueing the next:
-        // enqueue it again (same job id, so at most one exists).
-        if (delivery.attempts === attempt) {
-          const next = afterFailedAttempt(attempt, delays, firstAttempt);
-          if (next.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
-        }
-        return { kind: 'skipped' };
+    const delivery = await this.openedDelivery(job);
+    if (!delivery) return { kind: 'skipped' };
+    const body = delivery.body;
+    if (body === null) return { kind: 'skipped' };
+    if (delivery.attempts >= attempt) {
+      // Re-run after a crash between recording this attempt and enqueueing the next:
+      // enqueue it again (same job id, so at most one exists).
+      if (delivery.attempts === attempt) {
+        const next = afterFailedAttempt(attempt, delays, firstAttempt);
+        if (next.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
       }
+      return { kind: 'skipped' };
+    }
+    const secret = await this.secrets.secretFor(job.accountId);
 
-      const startedAt = new Date();
-      const t0 = performance.now();
-      const result = secret
+    // The host's slot is held for the HTTP call only: recording the attempt
+    // is the database's business, not the receiver's, and holding the slot
+    // through a commit capped a healthy receiver at a few hundred a second.
+    const release = await this.hosts.acquire(hostOf(delivery.url));
+    if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
+    const startedAt = new Date();
+    const t0 = performance.now();
+    let result: HttpAttemptResult;
+    try {
+      result = secret
         ? await this.http.post(
             delivery.url,
             signedHeaders(secret, messageIdOf(job), startedAt, body),
             body,
           )
         : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
-      const durationMs = Math.round(performance.now() - t0);
-
-      const next = result.ok ? undefined : afterFailedAttempt(attempt, delays, firstAttempt);
-      const outcome: AttemptOutcome = result.ok
-        ? 'delivered'
-        : next?.retry
-          ? 'failed'
-          : 'abandoned';
-      const recorded = await this.deliveries.recordAttempt({
-        taskId: job.taskId,
-        event: job.event ?? 'completed',
-        accountId: job.accountId,
-        attempt,
-        startedAt,
-        durationMs,
-        statusCode: result.statusCode,
-        error: result.error,
-        outcome,
-      });
-      if (!recorded) return { kind: 'skipped' };
-      // Enqueued only now, so the delay counts from the end of this attempt.
-      if (next?.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
-      return {
-        kind: 'attempted',
-        attempt,
-        outcome,
-        startedAt,
-        durationMs,
-        statusCode: result.statusCode,
-        error: result.error,
-        nextAttemptInMs: next?.retry ? next.delayMs : undefined,
-      };
     } finally {
       release();
     }
+    const durationMs = Math.round(performance.now() - t0);
+
+    const next = result.ok ? undefined : afterFailedAttempt(attempt, delays, firstAttempt);
+    const outcome: AttemptOutcome = result.ok ? 'delivered' : next?.retry ? 'failed' : 'abandoned';
+    const recorded = await this.deliveries.recordAttempt({
+      taskId: job.taskId,
+      event: job.event ?? 'completed',
+      accountId: job.accountId,
+      attempt,
+      startedAt,
+      durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      outcome,
+    });
+    if (!recorded) return { kind: 'skipped' };
+    // Enqueued only now, so the delay counts from the end of this attempt.
+    if (next?.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
+    return {
+      kind: 'attempted',
+      attempt,
+      outcome,
+      startedAt,
+      durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      nextAttemptInMs: next?.retry ? next.delayMs : undefined,
+    };
   }
 
   /** The job's delivery, as the statement that opened it (or a replay) left it, while pending. */
