@@ -339,6 +339,10 @@ const deepRows = deep
         target: { kind: 'abs<=', value: 1.2 },
       },
       {
+        metric: `deep backlog: submit p99 at ${sharePct(BASE_SHARE)} while they drain ÷ none`,
+        ours: agg([deep.submit_p99_ratio_draining]),
+      },
+      {
         metric: 'deep backlog: Redis bytes per queued task',
         ours: agg([deep.redis_bytes_per_task]),
         target: { kind: 'abs<=', value: DEEP_BACKLOG.bytes_per_task_goal },
@@ -353,7 +357,7 @@ const deepRows = deep
   : [];
 const deepNote =
   deep &&
-  `Deep backlog (issue 38; measured ${new Date().toISOString().slice(0, 10)}): the task-worker paused, ${deep.queued.toLocaleString('en')} tasks of 0 ms queued in the fair stage over ${ACCOUNTS} accounts in ${deep.fill_s} s (${deep.refused} refused; Redis keys under the prefix ${deep.redis_keys_before} → ${deep.redis_keys_queued}), then resumed: submit p99 at ${BASE_RATE}/s ${deep.behind_backlog.submit_ms_p99} ms while it drains, ${deep.baseline.submit_ms_p99} ms with nothing queued; ${deep.drained} tasks drained in ${deep.drain_s} s, ${deep.drain_per_s} tasks/s beside the floor's saturation of ${SATURATION.median} submits/s.`;
+  `Deep backlog (issue 38; measured ${new Date().toISOString().slice(0, 10)}): the task-worker paused, ${deep.queued.toLocaleString('en')} tasks of 0 ms queued in the fair stage over ${ACCOUNTS} accounts in ${deep.fill_s} s (${deep.refused} refused; Redis keys under the prefix ${deep.redis_keys_before} → ${deep.redis_keys_queued}), submit p99 at ${BASE_RATE}/s ${deep.queued_backlog.submit_ms_p99} ms with them queued and ${deep.baseline.submit_ms_p99} ms with nothing queued; then resumed: ${deep.behind_backlog.submit_ms_p99} ms while it drains (the drain takes every core it can: at 0 ms a task it runs faster than the floor's saturation, and the submits share the machine with it); ${deep.drained} tasks drained in ${deep.drain_s} s, ${deep.drain_per_s} tasks/s beside the floor's saturation of ${SATURATION.median} submits/s.`;
 
 const soakRows = soaked
   ? [
@@ -515,7 +519,7 @@ const rows = [
     metric: 'result polling (req/s) vs NestJS hello',
     ours: ours.poll.poll_rps,
     floor: floor?.http['nest-novalidate'].rps,
-    target: { kind: 'ratio>=', value: 0.25 },
+    target: { kind: 'ratio>=', value: 0.5 },
   },
   {
     metric: 'one hot account (submits/s)',

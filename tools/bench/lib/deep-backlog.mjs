@@ -42,10 +42,13 @@ async function fill({ baseUrl, keys, count, connections }) {
 /**
  * Submit p99 at `rate` with nothing queued (the baseline), then: the
  * task-worker paused (SIGSTOP: the stage keeps what it is given), `tasks`
- * submitted, the prefix's Redis memory read before and after; the worker
- * resumed (SIGCONT) and, at once, submit p99 at `rate` again while it works
- * the backlog down; the drain rate is every task submitted since the resume
- * (backlog and window) ÷ the time from the resume to the last terminal notice.
+ * submitted, the prefix's Redis memory read before and after, and submit p99
+ * at `rate` again with them queued (what the backlog's depth does to a
+ * submit); the worker resumed (SIGCONT) and, at once, submit p99 at `rate`
+ * once more while it works the backlog down (the drain takes what CPU the
+ * machine has: on two cores the submits share it); the drain rate is every
+ * task submitted since the pause ÷ the time from the resume to the last
+ * terminal notice.
  */
 export async function deepBacklog({ log, nodeArgs, rate, duration, accounts, tasks }) {
   return withPlatform({ label: 'deep', nodeArgs }, async ({ platform, env, notices }) => {
@@ -61,6 +64,8 @@ export async function deepBacklog({ log, nodeArgs, rate, duration, accounts, tas
     process.kill(worker, 'SIGSTOP');
     let queued;
     let after;
+    let fill_s;
+    let queuedBehind;
     const fillStart = Date.now();
     try {
       queued = await fill({
@@ -69,17 +74,20 @@ export async function deepBacklog({ log, nodeArgs, rate, duration, accounts, tas
         count: tasks,
         connections: DEEP_BACKLOG.fill_connections,
       });
+      fill_s = r2((Date.now() - fillStart) / 1000);
       after = await prefixKeys(env.REDIS_URL, env.QUEUE_PREFIX);
+      log(`deep backlog: ${rate} submits/s for ${duration} s with the backlog queued`);
+      await waitQuiet(log);
+      queuedBehind = await submitLatency({ platform, keys, rate, duration });
     } finally {
       process.kill(worker, 'SIGCONT');
     }
-    const fill_s = r2((Date.now() - fillStart) / 1000);
     const alreadySeen = notices.seen.size;
     const resumedAt = Date.now();
     log(`deep backlog: worker resumed; ${rate} submits/s for ${duration} s behind the backlog`);
     const behind = await submitLatency({ platform, keys, rate, duration });
-    // Every task accepted since the pause: the backlog, the window and its warm-up.
-    const expected = queued.length + behind.accepted;
+    // Every task accepted since the pause: the backlog, both windows and their warm-ups.
+    const expected = queued.length + queuedBehind.accepted + behind.accepted;
     const timeoutMs = Math.max(300_000, (expected / Math.max(1, rate)) * 2000);
     let lastSeen = alreadySeen;
     let stalledSince = Date.now();
@@ -98,10 +106,13 @@ export async function deepBacklog({ log, nodeArgs, rate, duration, accounts, tas
     const drained = notices.seen.size - alreadySeen;
     const { ids: _b, ...baselineFigures } = baseline;
     const { ids: _w, ...behindFigures } = behind;
+    const { ids: _q, ...queuedFigures } = queuedBehind;
     return {
       baseline: baselineFigures,
+      queued_backlog: queuedFigures,
       behind_backlog: behindFigures,
-      submit_p99_ratio: r2(behind.submit_ms_p99 / baseline.submit_ms_p99),
+      submit_p99_ratio: r2(queuedBehind.submit_ms_p99 / baseline.submit_ms_p99),
+      submit_p99_ratio_draining: r2(behind.submit_ms_p99 / baseline.submit_ms_p99),
       queued: queued.length,
       refused: tasks - queued.length,
       fill_s,

@@ -11,7 +11,7 @@ const fmt = (a) => (a && Number.isFinite(a.median) ? `${a.median} [${a.min}–${
 const num = (a) => (a && Number.isFinite(a.median) ? a.median : NaN);
 
 /**
- * rows: { metric, ours (agg), floor (agg|undefined), target: { kind: 'ratio>=', value } | { kind: 'ratio<=', value } | { kind: 'abs<=', value } }
+ * rows: { metric, ours (agg), floor (agg|undefined), target: { kind: 'ratio>=', value } | { kind: 'ratio<=', value } | { kind: 'abs<=', value } | undefined (a figure shown, not judged) }
  * saturation: the floor pipeline's saturation throughput of the same invocation (agg|undefined),
  * beside every row: it tells a slow day from a fast one (issue 38).
  */
@@ -22,6 +22,13 @@ export function renderTable(rows, saturation) {
   ];
   for (const row of rows) {
     const ratio = row.floor ? r2(num(row.ours) / num(row.floor)) : undefined;
+    if (!row.target) {
+      row.ratio = ratio;
+      lines.push(
+        `| ${row.metric} | ${fmt(row.ours)} | ${row.floor ? fmt(row.floor) : '—'} | ${ratio ?? '—'} | — | — | ${saturation ? saturation.median : '—'} |`,
+      );
+      continue;
+    }
     const value = row.target.kind.startsWith('ratio') ? ratio : num(row.ours);
     const met = row.target.kind.endsWith('>=')
       ? value >= row.target.value

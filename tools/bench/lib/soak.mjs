@@ -84,21 +84,43 @@ export async function soak({ log, nodeArgs, rate, minutes, accounts }) {
     };
     sample();
     const sampler = setInterval(sample, SOAK.rss_every_s * 1000);
-    const perMinute = [];
+    // Each minute is summed up as soon as its tasks have their notices, and its
+    // records and notices are let go: kept for the whole soak, hundreds of
+    // thousands of them made the load generator's own collections pause it
+    // for hundreds of ms late in the run, which read as the platform's p99.
+    const minutesP99 = [];
+    let summing = Promise.resolve();
+    let unfinished = 0;
+    const sumUp = (records) => {
+      const ok = records.filter((r) => r.status === 200 && r.id);
+      const ids = ok.map((r) => r.id);
+      summing = summing.then(async () => {
+        await notices.waitFor(ids);
+        const completed = ok.filter((r) => notices.seen.has(r.id));
+        unfinished += ok.length - completed.length;
+        minutesP99.push({
+          submit_ms_p99: latency(ok.map((r) => r.doneAt - r.sentAt)).p99,
+          submit_to_completed_ms_p99: latency(
+            completed.map((r) => notices.seen.get(r.id) - r.sentAt),
+          ).p99,
+          non200: records.length - ok.length,
+        });
+        for (const id of ids) notices.seen.delete(id);
+      });
+    };
     try {
       for (let minute = 1; minute <= minutes; minute++) {
         const records = await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 60 });
-        perMinute.push(records);
         const ok = records.filter((r) => r.status === 200);
         log(
           `soak: minute ${minute}/${minutes}, submit p99 ${latency(ok.map((r) => r.doneAt - r.sentAt)).p99} ms`,
         );
+        sumUp(records);
       }
     } finally {
       clearInterval(sampler);
     }
-    const ids = perMinute.flat().filter((r) => r.status === 200 && r.id);
-    await notices.waitFor(ids.map((r) => r.id));
+    await summing;
     await sleep(SOAK.settle_s * 1000);
     const db = await databaseFigures(env.DATABASE_URL);
     // Keys with a time to live (locks of periodic jobs) are not left behind: they expire.
@@ -114,16 +136,6 @@ export async function soak({ log, nodeArgs, rate, minutes, accounts }) {
         return [app, r2(meanIn(mine, 3 * quarter, minutes) / meanIn(mine, quarter, 2 * quarter))];
       }),
     );
-    const minutesP99 = perMinute.map((records) => {
-      const ok = records.filter((r) => r.status === 200 && r.id);
-      const completed = ok.filter((r) => notices.seen.has(r.id));
-      return {
-        submit_ms_p99: latency(ok.map((r) => r.doneAt - r.sentAt)).p99,
-        submit_to_completed_ms_p99: latency(completed.map((r) => notices.seen.get(r.id) - r.sentAt))
-          .p99,
-        non200: records.length - ok.length,
-      };
-    });
     const quarterMedian = (from, to) =>
       agg(minutesP99.slice(Math.floor(from), Math.ceil(to)).map((m) => m.submit_ms_p99)).median;
     const tasks = Math.max(1, db.tasks);
@@ -149,7 +161,7 @@ export async function soak({ log, nodeArgs, rate, minutes, accounts }) {
       submit_p99_drift: r2(
         quarterMedian(3 * quarter, minutes) / quarterMedian(quarter, 2 * quarter),
       ),
-      unfinished: ids.filter((r) => !notices.seen.has(r.id)).length,
+      unfinished,
       tasks: db.tasks,
       bytes_per_task: Object.fromEntries(
         db.sizes.map((s) => [

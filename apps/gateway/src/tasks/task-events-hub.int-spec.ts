@@ -29,9 +29,9 @@ async function readUntil(
 
 /**
  * The gateway's event hub in process (no task-worker: the test moves the
- * tasks itself), its timer shortened: heartbeats, the reconcile pass that
- * catches a status change whose notice never came, the per-account cap, and
- * shutdown ending every stream.
+ * tasks itself), its timer shortened: heartbeats, the reconcile pass and a new
+ * stream's early re-read that catch a status change whose notice never came,
+ * the per-account cap, and shutdown ending every stream.
  */
 describe('task event hub (in-process gateway, PostgreSQL + Redis)', () => {
   let gw: RunningGateway;
@@ -80,6 +80,21 @@ describe('task event hub (in-process gateway, PostgreSQL + Redis)', () => {
     const { text, ended } = await readUntil(response, () => false);
     expect(ended).toBe(true);
     expect(text).toMatch(/event: failed\nid: 3\ndata: \{[^\n]*"code":1200/);
+  });
+
+  it('reads a new stream’s task once more soon after it opened: a claim whose notice was skipped shows', async () => {
+    const reconcileTicks = hub.timing.reconcileTicks;
+    hub.timing.reconcileTicks = 1000; // only the new stream's re-read can see the change
+    try {
+      const id = await submit();
+      const response = await open(id);
+      // As a claim whose `processing` notice a worker skipped (nobody was listening yet).
+      await db.query(`UPDATE tasks.tasks SET status = 'processing' WHERE id = $1`, [id]);
+      const { text } = await readUntil(response, (t) => t.includes('event: processing'));
+      expect(text).toMatch(/event: created\nid: 1\n[\s\S]*event: processing\nid: 2\n/);
+    } finally {
+      hub.timing.reconcileTicks = reconcileTicks;
+    }
   });
 
   it(`refuses an account’s stream beyond ${MAX_STREAMS_PER_ACCOUNT} with 429, and counts each closed one`, async () => {

@@ -11,6 +11,12 @@ const PING_MS = 1200;
 const HANDSHAKE_MS = 500;
 const QUIT_MS = 1000;
 
+/**
+ * How long `publishToListeners` skips a channel whose last publish reached
+ * nobody; then one publish probes again.
+ */
+export const UNHEARD_SKIP_MS = 1000;
+
 /** `promise`, or a rejection after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -69,10 +75,37 @@ export class PubSubService implements OnApplicationShutdown {
     }
   }
 
-  async publish(name: PubSubChannel, message: string): Promise<void> {
+  /** Publishes; resolves with the receivers Redis counted (on a Cluster: its node's only). */
+  async publish(name: PubSubChannel, message: string): Promise<number> {
     this.publisher ??= this.connect();
-    await this.publisher.publish(this.channel(name), message);
+    const receivers = await this.publisher.publish(this.channel(name), message);
+    if (receivers > 0) this.unheardSince.delete(name);
+    else this.unheardSince.set(name, this.now());
+    return receivers;
   }
+
+  /**
+   * `publish` for a notice only listeners need (a hint with a safety net):
+   * skipped for UNHEARD_SKIP_MS after a publish on the channel reached
+   * nobody, then sent again as a probe, so a listener that subscribes is
+   * heard from within about that long. On a Cluster a PUBLISH counts the
+   * receivers of one node only: there every notice is sent.
+   */
+  async publishToListeners(name: PubSubChannel, message: string): Promise<void> {
+    const since = this.unheardSince.get(name);
+    if (
+      since !== undefined &&
+      this.config.topology.kind !== 'cluster' &&
+      this.now() - since < UNHEARD_SKIP_MS
+    )
+      return;
+    await this.publish(name, message);
+  }
+
+  /** When a channel's last publish reached nobody (absent: it reached someone, or none yet). */
+  private readonly unheardSince = new Map<PubSubChannel, number>();
+  /** The clock `publishToListeners` goes by (tests move it). */
+  now: () => number = () => performance.now();
 
   /**
    * Returns an unsubscribe function; the last handler of a channel leaving

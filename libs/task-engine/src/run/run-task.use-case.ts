@@ -204,10 +204,15 @@ export class RunTaskUseCase {
     throw last;
   }
 
-  /** created → processing, for event streams; a hint (never awaited: the run does not wait on Redis). */
+  /**
+   * created → processing, for event streams; a hint (never awaited: the run
+   * does not wait on Redis). Gateways listen only while streams are open, so
+   * it is skipped while nobody does (a stream opened meanwhile re-reads its
+   * task shortly after, TaskEventsHub).
+   */
   private announceProcessing(taskId: string): void {
     this.pubsub
-      .publish(PubSubChannel.TaskStatus, taskId)
+      .publishToListeners(PubSubChannel.TaskStatus, taskId)
       .catch((e: Error) => this.logger.warn(`status notice for ${taskId}: ${e.message}`));
   }
 

@@ -25,6 +25,14 @@ export const HUB_TIMING = {
 /** How long the subscriptions outlive the last stream (a steady trickle keeps them). */
 const IDLE_TICKS_BEFORE_UNSUBSCRIBE = 10;
 
+/**
+ * A new stream's task is read once more this many ticks after it opened: a
+ * task-worker skips the `processing` notice for about a second after one
+ * reached nobody (PubSubService.publishToListeners), so a claim made just as
+ * the first stream opened shows here instead of at the reconcile pass.
+ */
+export const RECHECK_AFTER_TICKS = 3;
+
 export interface OpenStreamInput {
   accountId: string;
   /** The key the caller came in with (see `streamsOf`). */
@@ -50,6 +58,8 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
   private readonly byTask = new Map<string, Set<TaskEventStream>>();
   private readonly perAccount = new Map<string, number>();
   private count = 0;
+  /** Streams to read once more (RECHECK_AFTER_TICKS), with the tick they are due at. */
+  private readonly recheck = new Map<TaskEventStream, number>();
   private subscribed?: Promise<() => void>;
   private ticker?: NodeJS.Timeout;
   private ticks = 0;
@@ -117,6 +127,7 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
     let set = this.byTask.get(input.taskId);
     if (!set) this.byTask.set(input.taskId, (set = new Set()));
     set.add(stream);
+    this.recheck.set(stream, this.ticks + RECHECK_AFTER_TICKS);
     this.perAccount.set(input.accountId, (this.perAccount.get(input.accountId) ?? 0) + 1);
     this.count++;
     this.ensureTicker();
@@ -134,6 +145,7 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
   }
 
   private unregister(stream: TaskEventStream): void {
+    this.recheck.delete(stream);
     const set = this.byTask.get(stream.taskId);
     if (!set?.delete(stream)) return;
     if (!set.size) this.byTask.delete(stream.taskId);
@@ -181,6 +193,7 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
   }
 
   private refreshAll(): void {
+    this.recheck.clear();
     for (const set of this.byTask.values()) this.refresh(set);
   }
 
@@ -212,6 +225,14 @@ export class TaskEventsHub implements BeforeApplicationShutdown {
       void this.readPositions(all.filter((stream) => stream.waiting));
     if (this.ticks % this.timing.heartbeatTicks === 0) for (const s of all) s.heartbeat();
     if (this.ticks % this.timing.reconcileTicks === 0) this.refreshAll();
+    else this.refreshDue();
+  }
+
+  private refreshDue(): void {
+    const due: TaskEventStream[] = [];
+    for (const [stream, at] of this.recheck) if (at <= this.ticks) due.push(stream);
+    for (const stream of due) this.recheck.delete(stream);
+    if (due.length) this.refresh(due);
   }
 
   private stopTicker(): void {
