@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisConfig } from '@genhub/config';
-import { PubSubChannel } from './queue.constants';
+import { PubSubChannel, pubSubChannelName } from './queue.constants';
 import { createRedisClient, type RedisClient } from './redis-connection.util';
 import { checkRedisCertificates } from './redis-tls-check.util';
 
@@ -47,11 +47,15 @@ export class PubSubService implements OnApplicationShutdown {
   private readonly disconnectListeners = new Set<() => void>();
   private publisher?: RedisClient;
   private subscriber?: RedisClient;
+  /** When a channel's last publish reached nobody (absent: it reached someone, or none yet). */
+  private readonly unheardSince = new Map<PubSubChannel, number>();
+  /** The clock `publishToListeners` goes by (tests move it). */
+  now: () => number = () => performance.now();
 
   constructor(private readonly config: RedisConfig) {}
 
   private channel(name: PubSubChannel): string {
-    return `${this.config.QUEUE_PREFIX}:${name}`;
+    return pubSubChannelName(this.config.QUEUE_PREFIX, name);
   }
 
   private connect(): RedisClient {
@@ -101,11 +105,6 @@ export class PubSubService implements OnApplicationShutdown {
       return;
     await this.publish(name, message);
   }
-
-  /** When a channel's last publish reached nobody (absent: it reached someone, or none yet). */
-  private readonly unheardSince = new Map<PubSubChannel, number>();
-  /** The clock `publishToListeners` goes by (tests move it). */
-  now: () => number = () => performance.now();
 
   /**
    * Returns an unsubscribe function; the last handler of a channel leaving

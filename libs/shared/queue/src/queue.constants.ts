@@ -153,3 +153,8 @@ export const PubSubChannel = {
   AuthChanged: 'auth-changed',
 } as const;
 export type PubSubChannel = (typeof PubSubChannel)[keyof typeof PubSubChannel];
+
+/** A channel's name on Redis: under the installation's QUEUE_PREFIX (PubSubService, the fair stage's scripts). */
+export function pubSubChannelName(prefix: string, channel: PubSubChannel): string {
+  return `${prefix}:${channel}`;
+}

@@ -1,4 +1,4 @@
-import { PubSubChannel } from '../queue.constants';
+import { PubSubChannel, pubSubChannelName } from '../queue.constants';
 import type { RedisClient } from '../redis-connection.util';
 import { FAIR_STAGE_LUA, PACE_BUCKET_MS } from './fair-stage.lua';
 
@@ -114,9 +114,8 @@ export class FairStage {
     private readonly options: FairStageOptions,
   ) {
     this.base = `${prefix}:fair:`;
-    // As PubSubService names them.
-    this.workChannel = `${prefix}:${PubSubChannel.FairWork}`;
-    this.terminalChannel = `${prefix}:${PubSubChannel.TaskTerminal}`;
+    this.workChannel = pubSubChannelName(prefix, PubSubChannel.FairWork);
+    this.terminalChannel = pubSubChannelName(prefix, PubSubChannel.TaskTerminal);
     this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'leases', 'restarts'].map(
       (key) => this.base + key,
     );
