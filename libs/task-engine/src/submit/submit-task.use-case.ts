@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -20,6 +19,7 @@ import { ACCOUNT_LINES } from '../task-engine.constants';
 import { runJob } from './run-job';
 import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './submit-checks';
 import { refusalException } from './refusal';
+import { newTaskId } from './task-id.util';
 
 export interface SubmitTaskInput {
   accountId: string;
@@ -110,7 +110,7 @@ export class SubmitTaskUseCase {
       if (replay) return replay;
     }
 
-    const id = randomUUID();
+    const id = newTaskId();
     const priceUnits = (model.channels[channel] ?? [])[0].priceUnits;
     const limit = input.keySpendLimit ?? null;
     const reservation: ReserveInput = {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { LedgerRepository } from './ledger.repository';
@@ -60,6 +61,18 @@ describe('LedgerRepository (PostgreSQL)', () => {
       amountUnits: 1_000_000,
       balanceAfterUnits: 6_000_000,
     });
+  });
+
+  it('gives new records time-ordered ids (UUID version 7: the time in ms first)', async () => {
+    const accountId = randomUUID();
+    await ledger.openAccount({ accountId, currency: 'USD', initialUnits: 0 });
+    const before = Date.now();
+    const record = await ledger.topUp({ accountId, amountUnits: 1_000 });
+    const after = Date.now();
+    expect(isUUID(record.id, '7')).toBe(true);
+    const ms = parseInt(record.id.replace(/-/g, '').slice(0, 12), 16);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThanOrEqual(after);
   });
 
   it('writes nothing for a zero opening balance and refuses what it cannot cover', async () => {
