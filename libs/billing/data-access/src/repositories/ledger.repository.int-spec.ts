@@ -69,8 +69,9 @@ describe('LedgerRepository (PostgreSQL)', () => {
     const before = Date.now();
     const record = await ledger.topUp({ accountId, amountUnits: 1_000 });
     const after = Date.now();
-    expect(isUUID(record.id, '7')).toBe(true);
-    const ms = parseInt(record.id.replace(/-/g, '').slice(0, 12), 16);
+    const id = record?.id ?? '';
+    expect(isUUID(id, '7')).toBe(true);
+    const ms = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(after);
   });
