@@ -109,7 +109,9 @@ describe('rendered overlays', () => {
       'prometheus max(genhub_tasks_waiting{service="gateway"}) -',
       'redis-cluster {genhub}:tasks:active genhub-redis-cluster',
     ]);
+    // Task ends are claimed from PostgreSQL (decision 0141): the dispatcher's gauge counts them.
     expect(triggers('genhub-webhook-dispatcher')).toEqual([
+      'prometheus sum(max by (state) (genhub_webhook_deliveries_due{service="webhook-dispatcher"})) -',
       'redis-cluster {genhub}:webhooks:wait genhub-redis-cluster',
       'redis-cluster {genhub}:webhooks:active genhub-redis-cluster',
     ]);
@@ -304,6 +306,18 @@ describe('the validation fails on broken manifests', () => {
     };
     expect(policyProblems(objects)).toEqual([
       'ScaledObject/genhub-task-worker: no prometheus trigger on genhub_tasks_waiting',
+    ]);
+  });
+
+  it('a webhook-dispatcher ScaledObject that does not count the due deliveries fails the policy', () => {
+    // The queue lists alone miss every task end, claimed from PostgreSQL (decision 0141).
+    const objects = production();
+    const scaled = byKindName(objects, 'ScaledObject', 'genhub-webhook-dispatcher');
+    scaled.spec.triggers = scaled.spec.triggers.filter(
+      (t: { type: string }) => t.type !== 'prometheus',
+    );
+    expect(policyProblems(objects)).toEqual([
+      'ScaledObject/genhub-webhook-dispatcher: no prometheus trigger on genhub_webhook_deliveries_due',
     ]);
   });
 

@@ -74,6 +74,7 @@ const QUEUE_SCALED: Record<
     queue: 'webhooks',
     concurrencyVar: 'WEBHOOK_CONCURRENCY',
     lists: ['wait', 'active'],
+    gauge: 'genhub_webhook_deliveries_due',
   },
 };
 

@@ -4,8 +4,13 @@ import { ServiceModule } from '@genhub/service';
 import { WebhookDispatchModule, WebhookSecretSource } from '@genhub/webhooks-feature';
 import { AccountsWebhookSecretSource } from './deliver-webhook/accounts-webhook-secret.adapter';
 import { DeliverWebhookProcessor } from './deliver-webhook/deliver-webhook.processor';
+import { DueWebhooksPump } from './deliver-due/due-webhooks.pump';
 
-/** Delivers signed webhooks from the webhooks queue. Serves only /health, /ready and /metrics. */
+/**
+ * Delivers signed webhooks: tasks' ends claimed from the deliveries table
+ * (decision 0141), `start` events and replays from the webhooks queue. Serves
+ * only /health, /ready and /metrics.
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(env: NodeJS.ProcessEnv): DynamicModule {
@@ -18,7 +23,7 @@ export class WorkerModule {
           secretSource: { provide: WebhookSecretSource, useClass: AccountsWebhookSecretSource },
         }),
       ],
-      providers: [DeliverWebhookProcessor],
+      providers: [DeliverWebhookProcessor, DueWebhooksPump],
     };
   }
 }

@@ -10,7 +10,7 @@ import { LedgerRepository } from '@genhub/billing-data-access';
 import { laneOf } from '@genhub/database';
 import { APP_ERRORS, AppException, TASK_CODES } from '@genhub/errors';
 import { ModelCatalogue, SIMULATOR_MODEL } from '@genhub/providers';
-import { PubSubChannel, QueueName, RunTaskJob } from '@genhub/queue';
+import { JobName, PubSubChannel, QueueName, RunTaskJob } from '@genhub/queue';
 import { TaskRepository } from '@genhub/tasks-data-access';
 import {
   EstimatedDurationService,
@@ -360,7 +360,12 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
     expect(await settleTogether(accounts)).toBeLessThan(accounts.length);
   });
 
-  it('runs to completed: PNG outputs under the prefix, exact result shape, captured, webhook job', async () => {
+  it('runs to completed: PNG outputs under the prefix, exact result shape, captured, webhook due', async () => {
+    // The dispatchers' wake-up (decision 0141), watched from before the run.
+    const notices = new Redis(process.env.REDIS_URL as string);
+    const woken: string[] = [];
+    notices.on('message', (channel: string) => woken.push(channel));
+    await notices.subscribe(`${process.env.QUEUE_PREFIX}:${PubSubChannel.WebhooksDue}`);
     const ack = await submit.execute(
       sim(
         { prompt: 'three', num_outputs: 3 },
@@ -391,16 +396,27 @@ describe('task engine: submit and run (PostgreSQL + Redis, the real ledger)', ()
     // Captured by the run's terminal statement, once: no settle job.
     expect(await settlementOf(ack.id)).toEqual({ state: 'captured', usage: 1 });
     expect(await queues.billing.getJob(`settle-${ack.id}`)).toBeUndefined();
-    // The delivery job carries ids; the delivery (URL and body) was opened by the same statement.
-    const hook = await until(() => queues.webhooks.getJob(`webhook-${ack.id}`));
-    expect(hook.data).toEqual({ v: 2, taskId: ack.id, accountId });
-    const deliveries: { url: string; body: string }[] = await ds.query(
-      `SELECT url, body FROM webhooks.deliveries WHERE task_id = $1`,
-      [ack.id],
-    );
+    // The delivery (URL and body) was opened by the same statement, due now for the
+    // dispatchers to claim (decision 0141), and they were woken: no job, no outbox row.
+    const deliveries: { url: string; body: string; due: boolean; claimed_until: Date | null }[] =
+      await ds.query(
+        `SELECT url, body, due_at <= now() AS due, claimed_until
+           FROM webhooks.deliveries WHERE task_id = $1`,
+        [ack.id],
+      );
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
     expect(delivery.url).toBe('https://example.com/hook?x=1');
+    expect([delivery.due, delivery.claimed_until]).toEqual([true, null]);
+    await until(() => woken.length > 0);
+    notices.disconnect();
+    expect(await queues.webhooks.getJob(`webhook-${ack.id}`)).toBeUndefined();
+    expect(
+      await ds.query(`SELECT 1 FROM tasks.outbox WHERE payload->>'taskId' = $1 AND job_name = $2`, [
+        ack.id,
+        JobName.DeliverWebhook,
+      ]),
+    ).toEqual([]);
     const payload = JSON.parse(delivery.body) as Record<string, unknown>;
     expect(Object.keys(payload).sort()).toEqual(
       ['code', 'created_at', 'error', 'id', 'input', 'model', 'outputs', 'status'].sort(),

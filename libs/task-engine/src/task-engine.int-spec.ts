@@ -396,16 +396,7 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     const accountId = await account();
     const ack = await submitTo(accountId, {}, 'https://example.com/hook');
     await run.execute({ taskId: ack.id });
-    const lost = await until(() => webhooksQueue.getJob(`webhook-${ack.id}`));
-    await lost.remove(); // Redis lost the delivery job
-    // Its handed-over outbox row is gone too (deleted within HANDOVER_DELETE_MS).
-    await until(async () => {
-      const rows: unknown[] = await ds.query(
-        `SELECT 1 FROM tasks.outbox WHERE payload->>'taskId' = $1`,
-        [ack.id],
-      );
-      return rows.length === 0;
-    });
+    // No dispatcher ever claimed the delivery (it stays due, decision 0141).
     const before = await money(accountId, ack.id);
     expect(before).toEqual({ reservation: 'captured', charged: PRICE, reserved: 0 });
     const report = await new ReplayWebhooksUseCase(ds, recoveryQueues).execute({
@@ -415,6 +406,10 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     });
     expect(report).toMatchObject({ replayed: 1, task_ids: [ack.id] });
     expect(await until(() => webhooksQueue.getJob(`webhook-${ack.id}-replay-1`))).toBeTruthy();
+    // The replay's job makes the attempts now: the dispatchers no longer claim it.
+    expect(
+      await ds.query(`SELECT due_at FROM webhooks.deliveries WHERE task_id = $1`, [ack.id]),
+    ).toEqual([{ due_at: null }]);
     expect(await money(accountId, ack.id)).toEqual(before);
   });
 
@@ -528,7 +523,17 @@ describe('task engine: who pays for what (PostgreSQL + Redis, the real ledger)',
     expect(await until(() => webhooksQueue.getJob(startWebhookJobId(died.id)))).toMatchObject({
       data: { v: 2, taskId: died.id, event: 'start', accountId },
     });
-    expect(await webhooksQueue.getJob(`webhook-${died.id}`)).toBeTruthy();
+    // The end is claimed from the table (decision 0141); the start has its job.
+    const due: { event: string; due: boolean }[] = await ds.query(
+      `SELECT event, due_at IS NOT NULL AS due FROM webhooks.deliveries WHERE task_id = $1
+        ORDER BY event`,
+      [died.id],
+    );
+    expect(due).toEqual([
+      { event: 'completed', due: true },
+      { event: 'start', due: false },
+    ]);
+    expect(await webhooksQueue.getJob(`webhook-${died.id}`)).toBeUndefined();
 
     // A run that died between its claim and the start: the repeated run sends it, not lost.
     const lost = await quietTask(hook, format(['start']));

@@ -7,6 +7,7 @@ import { TasksFeatureModule } from '@genhub/tasks-feature';
 import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
+import { WebhookWake } from './finish/webhook-wake.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
 import { FairRunner } from './run/fair-runner.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
@@ -70,6 +71,7 @@ export class TaskEngineModule {
         FairRunner,
         { provide: MEDIA_FETCHER, useClass: StorageMediaFetcher },
         TaskFinisher,
+        WebhookWake,
         RunOutputs,
         StartWebhook,
         RunTaskUseCase,

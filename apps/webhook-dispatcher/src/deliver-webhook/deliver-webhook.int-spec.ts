@@ -6,12 +6,15 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { AccountRepository } from '@genhub/accounts-data-access';
 import type { WebhookPayload } from '@genhub/contracts';
+import { MetricsService } from '@genhub/observability';
 import { runStatement } from '@genhub/database';
 import {
   DeliverWebhookJob,
   JOB_OPTIONS,
   JobName,
   jobIdFor,
+  PubSubChannel,
+  PubSubService,
   QueueName,
   startWebhookJobId,
 } from '@genhub/queue';
@@ -75,19 +78,46 @@ class Dispatcher {
     return this.moduleRef.get(AccountRepository);
   }
 
+  get dataSource(): DataSource {
+    return this.moduleRef.get(DataSource);
+  }
+
   /**
-   * What a run's terminal statement and the outbox relay do when a task with
-   * a webhook turns terminal: the delivery opened with its body, then its job of ids.
+   * What a run's terminal statement and the task-worker do when a task with a
+   * webhook turns terminal (decision 0141): the delivery opened with its body,
+   * due at once, and the dispatchers woken.
    */
   async deliver(d: { taskId: string; accountId: string; url: string; payload: WebhookPayload }) {
+    await this.open(d, 0);
+    await this.moduleRef.get(PubSubService).publish(PubSubChannel.WebhooksDue, '');
+  }
+
+  /** A delivery driven by queue jobs (a replay's, say): opened without a due time, then its job of ids. */
+  async deliverByJob(d: {
+    taskId: string;
+    accountId: string;
+    url: string;
+    payload: WebhookPayload;
+  }) {
+    await this.open(d, null);
+    await this.enqueue({ v: 2, taskId: d.taskId, accountId: d.accountId });
+  }
+
+  async open(
+    d: { taskId: string; accountId: string; url: string; payload: WebhookPayload },
+    dueInMs: number | null,
+  ) {
     const body = JSON.stringify(d.payload);
     await runStatement(
-      this.moduleRef.get(DataSource).manager,
-      withDeliveryOpened(webhooksStatements, { ...d, event: 'completed', body }, sql<boolean>`true`)
+      this.dataSource.manager,
+      withDeliveryOpened(
+        webhooksStatements,
+        { ...d, event: 'completed', body, dueInMs },
+        sql<boolean>`true`,
+      )
         .selectFrom('delivery_opened')
         .select('task_id'),
     );
-    await this.enqueue({ v: 2, taskId: d.taskId, accountId: d.accountId });
   }
 
   /** What a run's claim writes for a Replicate task that asked for `start`: its own delivery and job. */
@@ -338,12 +368,12 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       expect(target.requests).toHaveLength(0);
     });
 
-    it('delivers the body of its delivery row, the same bytes on every attempt', async () => {
+    it('delivers the body of its delivery row, the same bytes on every attempt of a job', async () => {
       const r = await receiver({ kind: 'status', status: 500 });
       const taskId = randomUUID();
       const body = JSON.stringify(completedPayload(taskId));
-      // What a run's terminal statement writes: the delivery, with its body.
-      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      // The delivery, with its body, driven by jobs (as a replay's is).
+      await d.deliverByJob({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
       await until(() => r.requests.length >= 2, 5000);
       r.behaviour = { kind: 'status', status: 204 };
       const log = await d.settled(accountId, taskId);
@@ -354,7 +384,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       expect(retry?.data).toEqual({ v: 2, taskId, accountId, attempt: 2 });
     });
 
-    it('a task’s start and end deliveries: each its own attempts, retry jobs and webhook-id', async () => {
+    it('a task’s start and end deliveries: each its own attempts, retries and webhook-id', async () => {
       const r = await receiver({ kind: 'status', status: 500 });
       const taskId = randomUUID();
       const startBody = JSON.stringify({ id: taskId, status: 'processing' });
@@ -381,12 +411,8 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         accountId,
         attempt: 2,
       });
-      expect((await d.queue.getJob(`webhook-${taskId}-2`))?.data).toEqual({
-        v: 2,
-        taskId,
-        accountId,
-        attempt: 2,
-      });
+      // The end's retry came from its row (decision 0141), not from a job.
+      expect(await d.queue.getJob(`webhook-${taskId}-2`)).toBeUndefined();
       for (const q of r.requests) {
         const id = (q.headers as Record<string, string>)['webhook-id'];
         expect(id).toBe(q.body === startBody ? `start-${taskId}` : taskId);
@@ -496,6 +522,111 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     });
   });
 
+  describe('deliveries claimed from the table (decision 0141)', () => {
+    const dispatchers: Dispatcher[] = [];
+    const start = async (env: Record<string, string> = {}) => {
+      const d = await Dispatcher.start(env);
+      dispatchers.push(d);
+      return d;
+    };
+    afterEach(async () => {
+      await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    });
+    const accountOf = async (d: Dispatcher) =>
+      (await d.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })).id;
+
+    it('a dispatcher that died mid-attempt: its claim lapses, then another makes the attempt, once', async () => {
+      const d = await start();
+      const accountId = await accountOf(d);
+      const r = await receiver();
+      const taskId = randomUUID();
+      const payload = completedPayload(taskId);
+      // Opened and claimed for 1.5 s in one transaction, as by a dispatcher that then died.
+      await d.dataSource.transaction(async (manager) => {
+        await runStatement(
+          manager,
+          withDeliveryOpened(
+            webhooksStatements,
+            {
+              taskId,
+              accountId,
+              url: r.url,
+              event: 'completed',
+              body: JSON.stringify(payload),
+              dueInMs: 0,
+            },
+            sql<boolean>`true`,
+          )
+            .selectFrom('delivery_opened')
+            .select('task_id'),
+        );
+        await manager.query(
+          `UPDATE webhooks.deliveries SET claimed_until = now() + interval '1500 ms'
+            WHERE task_id = $1`,
+          [taskId],
+        );
+      });
+      const claimedAt = Date.now();
+      await d.moduleRef.get(PubSubService).publish(PubSubChannel.WebhooksDue, '');
+      await sleep(1000);
+      expect(r.requests).toHaveLength(0);
+      // Counted as claimed for the autoscaler meanwhile.
+      const gauge = await d.moduleRef
+        .get(MetricsService)
+        .registry.getSingleMetricAsString('genhub_webhook_deliveries_due');
+      const claimed = /genhub_webhook_deliveries_due\{state="claimed"[^}]*\} (\d+)/.exec(gauge);
+      expect(Number(claimed?.[1])).toBeGreaterThanOrEqual(1);
+      const log = await d.settled(accountId, taskId, 10_000);
+      expect(log).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(r.requests).toHaveLength(1);
+      expect(r.requests[0].at - claimedAt).toBeGreaterThanOrEqual(1400);
+      expect(
+        await d.dataSource.query(
+          `SELECT due_at, claimed_until FROM webhooks.deliveries WHERE task_id = $1`,
+          [taskId],
+        ),
+      ).toEqual([{ due_at: null, claimed_until: null }]);
+    });
+
+    it('two dispatchers share a burst of 300 due deliveries: each sent once', async () => {
+      const [a, b] = await Promise.all([start(), start()]);
+      const accountId = await accountOf(a);
+      const r = await receiver();
+      const ids = Array.from({ length: 300 }, () => randomUUID());
+      // Opened together, then both woken (each listens on its own prefix).
+      await Promise.all(
+        ids.map((taskId) =>
+          a.open({ taskId, accountId, url: r.url, payload: completedPayload(taskId) }, 0),
+        ),
+      );
+      await Promise.all(
+        [a, b].map((d) => d.moduleRef.get(PubSubService).publish(PubSubChannel.WebhooksDue, '')),
+      );
+      await until(() => r.requests.length >= ids.length, 20_000);
+      await sleep(500);
+      const sent = r.requests.map((q) => q.headers['webhook-id']);
+      expect(sent.sort()).toEqual([...ids].sort());
+      const rows: { attempts: number; n: string }[] = await a.dataSource.query(
+        `SELECT attempts, count(*) AS n FROM webhooks.deliveries
+          WHERE task_id = ANY($1::uuid[]) AND status = 'delivered' GROUP BY attempts`,
+        [ids],
+      );
+      expect(rows).toEqual([{ attempts: 1, n: 300 }]);
+    });
+
+    it('holds the first attempt back for the first of WEBHOOK_RETRY_DELAYS_MS', async () => {
+      const d = await start({ WEBHOOK_RETRY_DELAYS_MS: '600,100' });
+      const accountId = await accountOf(d);
+      const r = await receiver();
+      const taskId = randomUUID();
+      const opened = Date.now();
+      await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+      const log = await d.settled(accountId, taskId, 10_000);
+      expect(log).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(r.requests[0].at - opened).toBeGreaterThanOrEqual(590);
+    });
+  });
+
   describe('throughput: slow receivers do not delay the others', () => {
     // The bound is behaviour, not speed: a dispatcher that waited on a hanging
     // receiver would hold the healthy ones for its 3 s time-out. Below that,
@@ -531,7 +662,10 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
       }
     });
 
-    it('does not let a saturated host hold the worker slots (its jobs are put back)', async () => {
+    it.each([
+      ['claimed from the table', 'deliver'],
+      ['queue jobs', 'deliverByJob'],
+    ] as const)('does not let a saturated host hold the slots (%s: put back)', async (_, how) => {
       const d = await Dispatcher.start({
         WEBHOOK_TIMEOUT_MS: '3000',
         WEBHOOK_CONCURRENCY: '4',
@@ -547,7 +681,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         // The slow host's deliveries are queued first, ahead of every healthy one.
         for (let i = 0; i < 10; i++) {
           const taskId = randomUUID();
-          await d.deliver({
+          await d[how]({
             taskId,
             accountId,
             url: `${slow.url}/${i}`,
@@ -556,7 +690,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
         }
         for (const r of healthy) {
           const taskId = randomUUID();
-          await d.deliver({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
+          await d[how]({ taskId, accountId, url: r.url, payload: completedPayload(taskId) });
         }
         await until(() => healthy.every((r) => r.requests.length === 1), 5000);
         const last = Math.max(...healthy.map((r) => r.requests[0].at));

@@ -149,6 +149,8 @@ export const PubSubChannel = {
   TaskCancel: 'task-cancel',
   /** The fair stage had nothing to hand out and now has (message empty). Wakes idle task-workers' fair runners. */
   FairWork: 'fair-work',
+  /** A webhook delivery was opened due now (message empty). Wakes the dispatchers' claim loops (decision 0141). */
+  WebhooksDue: 'webhooks-due',
   /** An API key was revoked or an account suspended (message: account id). Drops auth caches. */
   AuthChanged: 'auth-changed',
 } as const;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GroupCommit } from '@genhub/database';
 import { METRICS, MetricsService } from '@genhub/observability';
-import { PubSubChannel, JobName, PubSubService } from '@genhub/queue';
+import { PubSubChannel, PubSubService } from '@genhub/queue';
 import {
   CompletedFields,
   FailedFields,
@@ -12,11 +12,11 @@ import {
   type TerminalFields,
 } from '@genhub/tasks-data-access';
 import { webhookBodyOf } from '@genhub/tasks-feature';
-import { OutboxRelay, outboxItem } from '../outbox/outbox-relay.service';
 import { allowedSources } from '../rules/task-lifecycle.rules';
 import { settlementFor } from '../rules/settlement.rules';
 import { endStatement } from '../statements/task-engine.statements';
 import { ACCOUNT_LINES } from '../task-engine.constants';
+import { WebhookWake } from './webhook-wake.service';
 
 export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields };
 
@@ -25,8 +25,8 @@ export type TaskEnding = { completed: CompletedFields } | { failed: FailedFields
  * alike: ONE statement (endStatement) holding the conditional terminal
  * update, the settlement of its reservation (capture or release, as the
  * settlement rules say) and, when the task asked for one, its webhook
- * delivery with the body and the delivery job's outbox row, handed straight
- * to the relay; then the terminal notice. Whoever loses the conditional
+ * delivery with the body, due at once for the dispatcher to claim (decision
+ * 0141), which is woken; then the terminal notice. Whoever loses the conditional
  * update writes nothing, so the reservation is settled and the webhook sent
  * exactly once (decision 0090).
  */
@@ -43,7 +43,7 @@ export class TaskFinisher {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly pubsub: PubSubService,
-    private readonly relay: OutboxRelay,
+    private readonly webhooksDue: WebhookWake,
     metrics: MetricsService,
   ) {
     this.lines = new GroupCommit(dataSource, ACCOUNT_LINES);
@@ -59,7 +59,7 @@ export class TaskFinisher {
     task: StoredTask,
     ending: TaskEnding,
     options: {
-      /** The request that created the task, passed on to the webhook job for log correlation. */
+      /** The request that created the task, kept with the webhook delivery for its log lines. */
       requestId?: string;
       /** Only at this attempt; null: whichever (the stuck-task sweeper). Default: the task's. */
       attempt?: number | null;
@@ -67,7 +67,6 @@ export class TaskFinisher {
       notice?: boolean;
     } = {},
   ): Promise<StoredTask | undefined> {
-    const { requestId } = options;
     const terminal: TerminalFields =
       'completed' in ending
         ? { status: TaskStatus.Completed, fields: ending.completed }
@@ -105,11 +104,10 @@ export class TaskFinisher {
               accountId: task.accountId,
               url: task.webhookUrl,
               body,
+              // The dispatcher holds back the first attempt if WEBHOOK_RETRY_DELAYS_MS says so.
+              dueInMs: 0,
+              requestId: options.requestId,
             },
-            job: outboxItem({
-              name: JobName.DeliverWebhook,
-              data: { v: 2, taskId: task.id, accountId: task.accountId, requestId },
-            }),
           }
         : undefined;
     const ended = await this.lines.run(task.accountId, (manager) =>
@@ -130,7 +128,7 @@ export class TaskFinisher {
     this.settlements.inc({
       outcome: !ended.settled ? 'unchanged' : outcome === 'capture' ? 'captured' : 'released',
     });
-    if (ended.outbox) this.relay.handOver([ended.outbox]);
+    if (ended.deliveryOpened) this.webhooksDue.wake();
     if (options.notice !== false)
       await this.pubsub
         .publish(PubSubChannel.TaskTerminal, task.id)

@@ -86,8 +86,11 @@ export interface Ending {
   terminal: TerminalFields;
   /** The reservation's settlement, as the settlement rules decided it. */
   settlement: SettlementStep;
-  /** The task's webhook: its delivery opened and its job announced, in the same statement. */
-  webhook?: { delivery: DeliveryOpening; job: OutboxItem };
+  /**
+   * The task's webhook: its delivery opened in the same statement, due for the
+   * dispatcher to claim (decision 0141).
+   */
+  webhook?: { delivery: DeliveryOpening };
 }
 
 /** A terminal write that won. */
@@ -97,14 +100,14 @@ export interface Ended {
   finishedAt: Date;
   /** Whether the reservation was still open (and is now settled). */
   settled: boolean;
-  /** The webhook job's outbox row, for the relay. */
-  outbox?: OutboxRow;
+  /** Whether it opened the task's webhook delivery (the dispatcher is to be woken). */
+  deliveryOpened: boolean;
 }
 
 /**
  * ONE statement: the conditional terminal update and, only if it won, the
- * settlement of the reservation (once: only while it is open), the webhook
- * delivery with its body and the delivery job's outbox row. Whoever loses
+ * settlement of the reservation (once: only while it is open) and the webhook
+ * delivery with its body, due for the dispatcher (decision 0141). Whoever loses
  * the conditional update writes nothing (decision 0090). One template per
  * shape: the terminal status, whether any attempt may end it, capture or
  * release, with or without a webhook.
@@ -120,10 +123,7 @@ export async function endStatement(
     startedAt: row.started_at,
     finishedAt: row.finished_at as Date,
     settled: row.settled === true,
-    outbox:
-      ending.webhook && row.outbox_id !== null
-        ? { ...ending.webhook.job, id: row.outbox_id }
-        : undefined,
+    deliveryOpened: row.delivery_opened === true,
   };
 }
 
@@ -165,13 +165,12 @@ function buildEndTemplate(shape: {
       { taskId: v.settlement.taskId, accountId: v.settlement.accountId, outcome: shape.outcome },
       won,
     );
-    // Without a webhook the delivery and its job are not in the statement at all.
+    // Without a webhook the delivery is not in the statement at all.
     const webhook = v.webhook as NonNullable<Ending['webhook']>;
     const opened = shape.webhook
       ? withSteps(settled, withDeliveryOpened, webhook.delivery, won)
       : settled;
-    const announced = shape.webhook ? withSteps(opened, withOutboxRow, webhook.job, won) : opened;
-    return announced
+    return opened
       .selectFrom('task_finished')
       .select((eb) => [
         'task_finished.attempt',
@@ -179,9 +178,9 @@ function buildEndTemplate(shape: {
         'task_finished.finished_at',
         eb.exists(eb.selectFrom('settled').select('settled.account_id')).as('settled'),
         (shape.webhook
-          ? eb.selectFrom('outbox_row' as never).select('id' as never)
-          : eb.val(null)
-        ).as('outbox_id') as AliasedExpression<number | null, 'outbox_id'>,
+          ? eb.exists(eb.selectFrom('delivery_opened' as never).select('task_id' as never))
+          : eb.val(false)
+        ).as('delivery_opened') as AliasedExpression<boolean, 'delivery_opened'>,
       ]);
   });
 }

@@ -22,7 +22,7 @@ const MAX_BATCHES = 10;
  * Fails tasks stuck beyond their time limit plus a grace (TaskRepository.findStuck)
  * with 5004, through TaskFinisher — the same one statement as a run: the
  * conditional terminal update, the release of the reservation and the
- * DeliverWebhook outbox row — so the webhook fires and the reservation is
+ * webhook delivery, due for the dispatchers — so the webhook fires and the reservation is
  * released exactly once, whoever races it.
  * Only the holder of a transaction-scoped advisory lock sweeps; the others
  * skip (answer undefined). Needs only PostgreSQL: it works while Redis is down.

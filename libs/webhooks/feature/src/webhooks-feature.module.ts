@@ -11,6 +11,8 @@ import { WebhooksDataAccessModule } from '@genhub/webhooks-data-access';
 import { HostLimiter, hostWaitFor } from './dispatch/host-limiter.service';
 import { WebhookHttpClient } from './dispatch/webhook-http.client';
 import { WebhookSecretSource } from './ports/webhook-secret.port';
+import { WebhookSender } from './dispatch/webhook-sender.service';
+import { DeliverDueWebhooksUseCase } from './use-cases/deliver-due/deliver-due-webhooks.use-case';
 import { DeliverWebhookUseCase } from './use-cases/deliver-webhook/deliver-webhook.use-case';
 import { GetWebhookDeliveriesUseCase } from './use-cases/get-webhook-deliveries/get-webhook-deliveries.use-case';
 
@@ -30,7 +32,7 @@ export interface WebhookDispatchOptions {
 }
 
 /**
- * For the dispatcher: the delivery use-case, its HTTP client (private-network
+ * For the dispatcher: the delivery use-cases (queue jobs, claimed deliveries), their HTTP client (private-network
  * guard, time limit, no redirects) and the per-host limiter. Needs
  * WebhookConfig, SecurityConfig and the webhooks queue (QueueModule).
  */
@@ -64,9 +66,11 @@ export class WebhookDispatchModule implements OnApplicationShutdown {
               hostWaitFor(webhooks.WEBHOOK_CONCURRENCY, webhooks.WEBHOOK_PER_HOST_CONCURRENCY),
             ),
         },
+        WebhookSender,
         DeliverWebhookUseCase,
+        DeliverDueWebhooksUseCase,
       ],
-      exports: [DeliverWebhookUseCase, WebhookSecretSource, HostLimiter],
+      exports: [DeliverWebhookUseCase, DeliverDueWebhooksUseCase, WebhookSecretSource, HostLimiter],
     };
   }
 

@@ -135,6 +135,13 @@ export const METRICS = {
     services: ['webhook-dispatcher'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
   },
+  webhookDeliveriesDue: {
+    name: 'genhub_webhook_deliveries_due',
+    type: 'gauge',
+    help: 'Task-end webhook deliveries due for an attempt, waiting for a dispatcher to claim them or claimed and under way; read from PostgreSQL on scrape, at most 100,000 counted (KEDA scales dispatchers on it)',
+    labelNames: ['state'],
+    services: ['webhook-dispatcher'],
+  },
   webhookDeferrals: {
     name: 'genhub_webhook_deferrals_total',
     type: 'counter',

@@ -33,9 +33,12 @@ export interface WebhooksDeliveries {
   account_id: string;
   attempts: Generated<number>;
   body: string | null;
+  claimed_until: Timestamp | null;
   created_at: Generated<Timestamp>;
   delivered_at: Timestamp | null;
+  due_at: Timestamp | null;
   event: Generated<string>;
+  request_id: string | null;
   status: Generated<string>;
   task_id: string;
   updated_at: Generated<Timestamp>;

@@ -43,6 +43,26 @@ export interface RecordAttemptInput extends AttemptRecord {
   event?: DeliveryEvent;
   accountId: string;
   outcome: AttemptOutcome;
+  /**
+   * A failed attempt of a delivery the dispatcher claims from the table: its
+   * next attempt is due this long after the record (decision 0141). Unset: the
+   * delivery has nothing left to claim (a queue job makes the next attempt).
+   */
+  nextDueInMs?: number;
+}
+
+/** A delivery claimed for its next attempt (`claimDue`), with what that attempt sends. */
+export interface DueDelivery {
+  taskId: string;
+  event: DeliveryEvent;
+  accountId: string;
+  url: string;
+  body: string;
+  /** Attempts made so far: this one is `attempts + 1`. */
+  attempts: number;
+  createdAt: Date;
+  /** The request that created the task (for log lines), when known. */
+  requestId: string | null;
 }
 
 interface DeliveryRow {
@@ -181,39 +201,174 @@ export class WebhookDeliveryRepository {
    * or the delivery is no longer pending.
    */
   async recordAttempt(input: RecordAttemptInput): Promise<boolean> {
-    // One statement: the attempt row exists exactly when the delivery moved.
+    const [recorded] = await this.recordAttempts([input]);
+    return recorded === true;
+  }
+
+  /**
+   * `recordAttempt` for several attempts in ONE statement (each as if alone):
+   * per input, whether it was recorded. Every recorded delivery's `due_at`
+   * becomes its next attempt's (a failed one with `nextDueInMs`) or NULL.
+   */
+  async recordAttempts(inputs: readonly RecordAttemptInput[]): Promise<boolean[]> {
+    if (!inputs.length) return [];
+    return (await this.recordAndClaim(inputs, 0, 0)).recorded;
+  }
+
+  /**
+   * Claims up to `limit` deliveries whose next attempt is due, oldest first,
+   * for `leaseMs` (decision 0141): another dispatcher (or this one after a
+   * crash) takes them up only once the claim has lapsed. Rows another
+   * dispatcher is claiming are skipped, not waited for.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return (await this.recordAndClaim([], limit, leaseMs)).claimed;
+  }
+
+  /**
+   * `recordAttempts` and `claimDue` in ONE statement and one commit: a busy
+   * dispatcher's finished attempts ride with its next claim (decision 0141).
+   * A delivery being recorded is never claimed by the same statement.
+   */
+  async recordAndClaim(
+    records: readonly RecordAttemptInput[],
+    limit: number,
+    leaseMs: number,
+  ): Promise<{ recorded: boolean[]; claimed: DueDelivery[] }> {
     const manager = this.dataSource.manager;
-    const rows = await preparedQuery<{ recorded: number }[]>(
+    const rows = await preparedQuery<
+      ({ i: number | null } & Pick<
+        DeliveryRow,
+        'task_id' | 'account_id' | 'url' | 'body' | 'attempts' | 'created_at'
+      > & { event: DeliveryEvent; request_id: string | null })[]
+    >(
       manager,
       `WITH ${relaxedCommit(manager)},
+       input AS (
+         SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::uuid[], $5::int[],
+                              $6::text[], $7::timestamptz[], $8::int[], $9::int[], $10::text[],
+                              $11::int[])
+           AS i(i, task_id, event, account_id, attempt, status, started_at, duration_ms,
+                status_code, error, next_due_ms)),
        moved AS (
-         UPDATE webhooks.deliveries
-            SET attempts = $3,
-                status = $4,
-                delivered_at = CASE WHEN $4 = 'delivered' THEN now() ELSE NULL END,
-                updated_at = now()
-          WHERE task_id = $1 AND event = $9 AND account_id = $2 AND status = 'pending'
-            AND attempts < $3
-          RETURNING task_id, event),
+         UPDATE webhooks.deliveries d
+            SET attempts = i.attempt,
+                status = i.status,
+                delivered_at = CASE WHEN i.status = 'delivered' THEN now() ELSE NULL END,
+                updated_at = now(),
+                due_at = now() + i.next_due_ms * interval '1 millisecond',
+                claimed_until = NULL
+           FROM input i
+          WHERE d.task_id = i.task_id AND d.event = i.event AND d.account_id = i.account_id
+            AND d.status = 'pending' AND d.attempts < i.attempt
+          RETURNING i.i, d.task_id, d.event, i.attempt, i.started_at, i.duration_ms,
+                    i.status_code, i.error),
        recorded AS (
          INSERT INTO webhooks.attempts
            (task_id, event, attempt, started_at, duration_ms, status_code, error)
-         SELECT task_id, event, $3, $5, $6, $7, $8 FROM moved
-         RETURNING 1)
-       SELECT count(*)::int AS recorded FROM recorded, relaxed_commit`,
+         SELECT task_id, event, attempt, started_at, duration_ms, status_code, error FROM moved),
+       due AS (
+         SELECT task_id, event FROM webhooks.deliveries d
+          WHERE due_at <= now() AND status = 'pending'
+            AND (claimed_until IS NULL OR claimed_until <= now())
+            AND NOT EXISTS (SELECT 1 FROM input i WHERE i.task_id = d.task_id AND i.event = d.event)
+          ORDER BY due_at LIMIT $12
+          FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE webhooks.deliveries d
+            SET claimed_until = now() + $13::integer * interval '1 millisecond'
+           FROM due, relaxed_commit
+          WHERE d.task_id = due.task_id AND d.event = due.event
+         RETURNING d.task_id, d.event, d.account_id, d.url, d.body, d.attempts, d.created_at,
+                   d.request_id)
+       SELECT moved.i, NULL::uuid AS task_id, NULL::text AS event, NULL::uuid AS account_id,
+              NULL::text AS url, NULL::text AS body, NULL::int AS attempts,
+              NULL::timestamptz AS created_at, NULL::text AS request_id
+         FROM moved, relaxed_commit
+       UNION ALL
+       SELECT NULL, task_id, event, account_id, url, body, attempts, created_at, request_id
+         FROM claimed`,
       [
-        input.taskId,
-        input.accountId,
-        input.attempt,
-        input.outcome === 'failed' ? 'pending' : input.outcome,
-        input.startedAt,
-        Math.max(0, Math.round(input.durationMs)),
-        input.statusCode,
-        input.error,
-        input.event ?? 'completed',
+        records.map((_, i) => i),
+        records.map((a) => a.taskId),
+        records.map((a) => a.event ?? 'completed'),
+        records.map((a) => a.accountId),
+        records.map((a) => a.attempt),
+        records.map((a) => (a.outcome === 'failed' ? 'pending' : a.outcome)),
+        records.map((a) => a.startedAt),
+        records.map((a) => Math.max(0, Math.round(a.durationMs))),
+        records.map((a) => a.statusCode),
+        records.map((a) => a.error),
+        records.map((a) => (a.outcome === 'failed' ? (a.nextDueInMs ?? null) : null)),
+        limit,
+        leaseMs,
       ],
     );
-    return rows[0]?.recorded === 1;
+    const recorded = new Set<number>();
+    const claimed: DueDelivery[] = [];
+    for (const r of rows) {
+      if (r.i !== null) recorded.add(r.i);
+      else
+        claimed.push({
+          taskId: r.task_id,
+          event: r.event,
+          accountId: r.account_id,
+          url: r.url,
+          // Deliveries opened by the terminal statement always carry their body.
+          body: r.body ?? '',
+          attempts: r.attempts,
+          createdAt: r.created_at,
+          requestId: r.request_id,
+        });
+    }
+    return { recorded: records.map((_, i) => recorded.has(i)), claimed };
+  }
+
+  /** When the earliest claimable delivery falls due (or its claim lapses); undefined: none waits. */
+  async nextDue(): Promise<Date | undefined> {
+    const rows = await preparedQuery<{ at: Date }[]>(
+      this.dataSource.manager,
+      `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
+         SELECT due_at, claimed_until FROM webhooks.deliveries
+          WHERE due_at IS NOT NULL AND status = 'pending' ORDER BY due_at LIMIT 1000) next`,
+      [],
+    );
+    return rows[0]?.at ?? undefined;
+  }
+
+  /**
+   * Deliveries due now: `waiting` for a claim, or `claimed` and under way;
+   * at most `cap` counted (a gauge for scaling, not an inventory).
+   */
+  async dueCounts(cap: number): Promise<{ waiting: number; claimed: number }> {
+    const [row] = await preparedQuery<{ waiting: number; claimed: number }[]>(
+      this.dataSource.manager,
+      `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
+              count(*) FILTER (WHERE claimed_until > now())::int AS claimed
+         FROM (SELECT claimed_until FROM webhooks.deliveries
+                WHERE due_at <= now() AND status = 'pending' LIMIT $1) due`,
+      [cap],
+    );
+    return row ?? { waiting: 0, claimed: 0 };
+  }
+
+  /** Gives claimed deliveries back, due again in `inMs` (a saturated host: not now). */
+  async releaseDue(
+    deliveries: readonly Pick<DueDelivery, 'taskId' | 'event'>[],
+    inMs: number,
+  ): Promise<void> {
+    if (!deliveries.length) return;
+    const manager = this.dataSource.manager;
+    await preparedQuery(
+      manager,
+      `WITH ${relaxedCommit(manager)}
+       UPDATE webhooks.deliveries d
+          SET due_at = now() + $3::integer * interval '1 millisecond', claimed_until = NULL
+         FROM unnest($1::uuid[], $2::text[]) AS i(task_id, event), relaxed_commit
+        WHERE d.task_id = i.task_id AND d.event = i.event AND d.status = 'pending'
+          AND d.due_at IS NOT NULL`,
+      [deliveries.map((d) => d.taskId), deliveries.map((d) => d.event), inMs],
+    );
   }
 
   /**
@@ -233,7 +388,7 @@ export class WebhookDeliveryRepository {
       ? (
           await manager.query(
             `UPDATE webhooks.deliveries
-                SET status = 'pending', delivered_at = NULL, updated_at = now(),
+                SET status = 'pending', delivered_at = NULL, updated_at = now(), due_at = NULL,
                     body = coalesce(body, $5)
               WHERE task_id = $1 AND account_id = $2 AND status = $3 AND attempts = $4
                 AND status <> 'delivered' AND event = 'completed'

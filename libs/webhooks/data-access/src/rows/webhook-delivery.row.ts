@@ -20,4 +20,10 @@ export class StoredWebhookDelivery {
   createdAt!: Date;
   updatedAt!: Date;
   deliveredAt!: Date | null;
+  /** When the dispatcher may claim its next attempt; null: nothing to claim (decision 0141). */
+  dueAt!: Date | null;
+  /** When a dispatcher's claim of the attempt under way lapses. */
+  claimedUntil!: Date | null;
+  /** The request that created the task, for the log lines of its attempts. */
+  requestId!: string | null;
 }

@@ -1,4 +1,4 @@
-import type { Expression, QueryCreator, SqlBool } from 'kysely';
+import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
 import { statementsOf } from '@genhub/database';
 import type { DB as WebhooksTables } from '../generated/schema.types';
 import type { DeliveryEvent } from '../rows';
@@ -21,6 +21,13 @@ export interface DeliveryOpening {
   accountId: string;
   url: string;
   body: string;
+  /**
+   * The dispatcher claims its first attempt from the table this long after the
+   * statement (decision 0141); null or unset: a queue job delivers it.
+   */
+  dueInMs?: number | null;
+  /** The request that created the task, for the log lines of its attempts. */
+  requestId?: string | null;
 }
 
 /**
@@ -38,7 +45,7 @@ export function withDeliveryOpened(
   return statement.with('delivery_opened', (db) =>
     db
       .insertInto('webhooks.deliveries')
-      .columns(['task_id', 'event', 'account_id', 'url', 'body'])
+      .columns(['task_id', 'event', 'account_id', 'url', 'body', 'due_at', 'request_id'])
       .expression(
         db
           .selectNoFrom((eb) => [
@@ -47,6 +54,10 @@ export function withDeliveryOpened(
             eb.cast<string>(eb.val(input.accountId), 'uuid').as('account_id'),
             eb.cast<string>(eb.val(input.url), 'text').as('url'),
             eb.cast<string>(eb.val(input.body), 'text').as('body'),
+            sql<Date | null>`now() + ${input.dueInMs}::integer * interval '1 millisecond'`.as(
+              'due_at',
+            ),
+            eb.cast<string | null>(eb.val(input.requestId), 'text').as('request_id'),
           ])
           .where(when),
       )

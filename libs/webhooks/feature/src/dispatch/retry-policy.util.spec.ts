@@ -1,4 +1,4 @@
-import { afterFailedAttempt } from './retry-policy.util';
+import { afterFailedAttempt, outcomeOf } from './retry-policy.util';
 
 describe('afterFailedAttempt', () => {
   const delays = [0, 2000, 4000];
@@ -22,5 +22,19 @@ describe('afterFailedAttempt', () => {
       delayMs: 4000,
     });
     expect(afterFailedAttempt(6, delays, 4)).toEqual({ retry: false });
+  });
+});
+
+describe('outcomeOf', () => {
+  const delays = [0, 2000, 4000];
+  it('delivered on a 2xx, failed with its retry while attempts remain, abandoned after the last', () => {
+    expect(outcomeOf(true, 1, delays)).toEqual({ outcome: 'delivered', retry: { retry: false } });
+    expect(outcomeOf(false, 1, delays)).toEqual({
+      outcome: 'failed',
+      retry: { retry: true, nextAttempt: 2, delayMs: 2000 },
+    });
+    expect(outcomeOf(false, 3, delays)).toEqual({ outcome: 'abandoned', retry: { retry: false } });
+    // A replay's round counts from its first attempt.
+    expect(outcomeOf(false, 4, delays, 4).outcome).toBe('failed');
   });
 });

@@ -1,3 +1,5 @@
+import type { AttemptOutcome } from '@genhub/webhooks-data-access';
+
 /**
  * Attempt n (1-based) is made `delays[n-1]` ms after the end of attempt n-1
  * (docs/interface.md, "Webhook retry delays"); there are `delays.length` attempts in
@@ -15,4 +17,16 @@ export function afterFailedAttempt(
   const inRound = attempt - firstAttempt + 1;
   if (inRound >= delaysMs.length) return { retry: false };
   return { retry: true, nextAttempt: attempt + 1, delayMs: delaysMs[inRound] };
+}
+
+/** What an attempt's answer makes of its delivery, and the retry when one follows. */
+export function outcomeOf(
+  ok: boolean,
+  attempt: number,
+  delaysMs: readonly number[],
+  firstAttempt = 1,
+): { outcome: AttemptOutcome; retry: RetryDecision } {
+  if (ok) return { outcome: 'delivered', retry: { retry: false } };
+  const retry = afterFailedAttempt(attempt, delaysMs, firstAttempt);
+  return { outcome: retry.retry ? 'failed' : 'abandoned', retry };
 }

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
@@ -9,11 +8,8 @@ import {
   DeliveryState,
   WebhookDeliveryRepository,
 } from '@genhub/webhooks-data-access';
-import { HostLimiter } from '../../dispatch/host-limiter.service';
-import { afterFailedAttempt } from '../../dispatch/retry-policy.util';
-import { HttpAttemptResult, WebhookHttpClient } from '../../dispatch/webhook-http.client';
-import { signedHeaders } from '../../dispatch/webhook-signing.util';
-import { WebhookSecretSource } from '../../ports/webhook-secret.port';
+import { afterFailedAttempt, outcomeOf } from '../../dispatch/retry-policy.util';
+import { WebhookSender } from '../../dispatch/webhook-sender.service';
 
 export interface DeliverWebhookInput {
   job: DeliverWebhookJob;
@@ -42,19 +38,18 @@ export type DeliverWebhookResult =
 export const SATURATED_HOST_RETRY_MS = 200;
 
 /**
- * Makes one delivery attempt: signed POST of the payload snapshot, the
- * attempt recorded, and then either the delivery is settled (delivered or
- * abandoned) or the next attempt is enqueued as its own delayed job, so a
- * wait between attempts costs no worker slot and a crash resumes at the
- * right attempt.
+ * Makes one delivery attempt of a queue job (a `start` event, a replay, a
+ * retry of those; a task's end is claimed from the table instead, decision
+ * 0141): signed POST of the payload snapshot, the attempt recorded, and then
+ * either the delivery is settled (delivered or abandoned) or the next attempt
+ * is enqueued as its own delayed job, so a wait between attempts costs no
+ * worker slot and a crash resumes at the right attempt.
  */
 @Injectable()
 export class DeliverWebhookUseCase {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
-    private readonly secrets: WebhookSecretSource,
-    private readonly http: WebhookHttpClient,
-    private readonly hosts: HostLimiter,
+    private readonly sender: WebhookSender,
     private readonly config: WebhookConfig,
     @InjectQueue(QueueName.Webhooks) private readonly queue: Queue,
   ) {}
@@ -83,31 +78,17 @@ export class DeliverWebhookUseCase {
       }
       return { kind: 'skipped' };
     }
-    const secret = await this.secrets.secretFor(job.accountId);
+    const sent = await this.sender.send({
+      taskId: job.taskId,
+      event: job.event,
+      accountId: job.accountId,
+      url: delivery.url,
+      body,
+    });
+    if (sent.kind === 'saturated') return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
+    const { startedAt, durationMs, result } = sent;
 
-    // The host's slot is held for the HTTP call only: recording the attempt
-    // is the database's business, not the receiver's, and holding the slot
-    // through a commit capped a healthy receiver at a few hundred a second.
-    const release = await this.hosts.acquire(hostOf(delivery.url));
-    if (!release) return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
-    const startedAt = new Date();
-    const t0 = performance.now();
-    let result: HttpAttemptResult;
-    try {
-      result = secret
-        ? await this.http.post(
-            delivery.url,
-            signedHeaders(secret, messageIdOf(job), startedAt, body),
-            body,
-          )
-        : { ok: false, statusCode: null, error: 'the account has no webhook secret' };
-    } finally {
-      release();
-    }
-    const durationMs = Math.round(performance.now() - t0);
-
-    const next = result.ok ? undefined : afterFailedAttempt(attempt, delays, firstAttempt);
-    const outcome: AttemptOutcome = result.ok ? 'delivered' : next?.retry ? 'failed' : 'abandoned';
+    const { outcome, retry: next } = outcomeOf(result.ok, attempt, delays, firstAttempt);
     const recorded = await this.deliveries.recordAttempt({
       taskId: job.taskId,
       event: job.event ?? 'completed',
@@ -151,22 +132,5 @@ export class DeliverWebhookUseCase {
       jobId: attemptJobId(job.taskId, attempt, job.event),
       delay: delayMs,
     });
-  }
-}
-
-/**
- * The Standard Webhooks message id: the task's id for its end (what receivers
- * and the fault audit key on), its own for a `start` event, so a receiver that
- * dedupes by id keeps both.
- */
-function messageIdOf(job: DeliverWebhookJob): string {
-  return job.event ? `${job.event}-${job.taskId}` : job.taskId;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }
