@@ -1,9 +1,9 @@
 /**
  * Runs calls in batches: a call that arrives while no batch runs starts one at
  * once; calls that arrive while one runs wait and go together in the next.
- * One statement for many attempts' records costs about what one costs, so a
- * busy dispatcher records its attempts in a handful of round trips, and an
- * idle one waits for nothing. `run` answers each input, in order; if it
+ * One statement for many rows costs about what one costs, so a burst (say,
+ * deliveries put back for a saturated host) takes a handful of round trips,
+ * and a lone call waits for nothing. `run` answers each input, in order; if it
  * throws, every call of that batch gets the error.
  */
 export class CoalescingBatch<I, O> {

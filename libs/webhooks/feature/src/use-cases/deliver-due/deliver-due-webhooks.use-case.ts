@@ -55,8 +55,8 @@ export type DueAttemptResult =
  */
 @Injectable()
 export class DeliverDueWebhooksUseCase {
-  private records: Waiting<RecordAttemptInput, boolean>[] = [];
-  private claims: Waiting<number, DueDelivery[]>[] = [];
+  private readonly records: Waiting<RecordAttemptInput, boolean>[] = [];
+  private readonly claims: Waiting<number, DueDelivery[]>[] = [];
   private inStatement = false;
   private recordTimer?: NodeJS.Timeout;
   private readonly releases: CoalescingBatch<{ delivery: DueDelivery; inMs: number }, undefined>;
