@@ -90,7 +90,8 @@ describe('on Redis Sentinel', () => {
       90_000,
     );
     expect([...results.values()].filter((t) => t.status !== 'completed')).toEqual([]);
-    // Deliveries trail the terminal write; a job that was running on the lost primary runs again.
+    // Deliveries trail the terminal write. They live in PostgreSQL (decision 0141): a wake-up lost
+    // with the primary only leaves them to the dispatcher's poll.
     const undelivered = () => {
       const delivered = deliveries(run.receiver);
       return accepted.filter((t) => !delivered.has(t.id)).map((t) => t.id);
@@ -111,12 +112,12 @@ describe('on Redis Sentinel', () => {
       await db.end();
     }
 
-    // Every app is ready again, and its work now lives on the promoted replica: the webhook
-    // queue's jobs, and the fair stage the task-workers take from.
+    // Every app is ready again, and its work now lives on the promoted replica: the fair stage
+    // the task-workers take from, and the queues' own keys.
     await until(() => allReady(run), 30_000);
     const keys = await redisCli(promoted, '--scan', '--pattern', `${run.platform.queuePrefix}:*`);
-    expect(keys).toContain(`${run.platform.queuePrefix}:webhooks:completed`);
     expect(keys).toContain(`${run.platform.queuePrefix}:fair:clock`);
+    expect(keys).toContain(`${run.platform.queuePrefix}:webhooks:meta`);
     // The gateways' subscriptions moved too: a sync wait is woken by its notice.
     const started = Date.now();
     const sync = await submitTask(
