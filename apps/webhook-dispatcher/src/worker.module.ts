@@ -5,6 +5,7 @@ import { WebhookDispatchModule, WebhookSecretSource } from '@genhub/webhooks-fea
 import { AccountsWebhookSecretSource } from './deliver-webhook/accounts-webhook-secret.adapter';
 import { DeliverWebhookProcessor } from './deliver-webhook/deliver-webhook.processor';
 import { DueWebhooksPump } from './deliver-due/due-webhooks.pump';
+import { WebhookAttemptMetrics } from './webhook-attempt.metrics';
 
 /**
  * Delivers signed webhooks: tasks' ends claimed from the deliveries table
@@ -23,7 +24,7 @@ export class WorkerModule {
           secretSource: { provide: WebhookSecretSource, useClass: AccountsWebhookSecretSource },
         }),
       ],
-      providers: [DeliverWebhookProcessor, DueWebhooksPump],
+      providers: [WebhookAttemptMetrics, DeliverWebhookProcessor, DueWebhooksPump],
     };
   }
 }

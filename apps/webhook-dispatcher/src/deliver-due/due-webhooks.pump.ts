@@ -3,7 +3,8 @@ import { WebhookConfig } from '@genhub/config';
 import { jobLogContext, METRICS, MetricsService, withLogContext } from '@genhub/observability';
 import { PubSubChannel, PubSubService } from '@genhub/queue';
 import type { DueDelivery } from '@genhub/webhooks-data-access';
-import { DeliverDueWebhooksUseCase, DueAttemptResult } from '@genhub/webhooks-feature';
+import { DeliverDueWebhooksUseCase, DeliverWebhookResult } from '@genhub/webhooks-feature';
+import { WebhookAttemptMetrics } from '../webhook-attempt.metrics';
 
 /** How often the pump looks for due deliveries without a notice (lost notices, retry delays, lapsed claims). */
 export const DUE_POLL_MS = 1000;
@@ -22,9 +23,6 @@ export const CLAIM_BATCH = 100;
 @Injectable()
 export class DueWebhooksPump implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DueWebhooksPump.name);
-  private readonly attempts;
-  private readonly latency;
-  private readonly deferrals;
   private stopped = true;
   private claiming = false;
   private again = false;
@@ -37,11 +35,9 @@ export class DueWebhooksPump implements OnApplicationBootstrap, OnApplicationShu
     private readonly deliver: DeliverDueWebhooksUseCase,
     private readonly config: WebhookConfig,
     private readonly pubsub: PubSubService,
+    private readonly observed: WebhookAttemptMetrics,
     metrics: MetricsService,
   ) {
-    this.attempts = metrics.counter(METRICS.webhookAttempts);
-    this.latency = metrics.histogram(METRICS.webhookLatency);
-    this.deferrals = metrics.counter(METRICS.webhookDeferrals);
     metrics.gauge(METRICS.webhookDeliveriesDue, async function collect() {
       const counts = await deliver.dueCounts().catch(() => undefined);
       if (!counts) return;
@@ -117,19 +113,12 @@ export class DueWebhooksPump implements OnApplicationBootstrap, OnApplicationShu
     this.running.add(run);
   }
 
-  private observe(delivery: DueDelivery, result: DueAttemptResult): void {
-    if (result.kind === 'deferred') {
-      this.deferrals.inc();
-      this.wakeIn(result.retryInMs);
-    }
-    if (result.kind !== 'attempted') return;
-    this.attempts.inc({ outcome: result.outcome });
-    this.logger.debug(`webhook attempt ${result.attempt}: ${result.outcome}`);
-    if (result.attempt === 1)
-      this.latency.observe(
-        Math.max(0, result.startedAt.getTime() - delivery.createdAt.getTime()) / 1000,
-      );
-    if (result.nextAttemptInMs !== undefined) this.wakeIn(result.nextAttemptInMs);
+  private observe(delivery: DueDelivery, result: DeliverWebhookResult): void {
+    this.observed.observe(result, delivery.createdAt.getTime());
+    // Due again then: a timer here, the poll in every other dispatcher.
+    if (result.kind === 'deferred') this.wakeIn(result.retryInMs);
+    if (result.kind === 'attempted' && result.nextAttemptInMs !== undefined)
+      this.wakeIn(result.nextAttemptInMs);
   }
 
   /** Asks when the next delivery falls due; claims now or sets a timer for it. */

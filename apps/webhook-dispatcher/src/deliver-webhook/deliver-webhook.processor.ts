@@ -2,9 +2,10 @@ import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { WebhookConfig } from '@genhub/config';
-import { METRICS, MetricsService, ObservedWorkerHost } from '@genhub/observability';
+import { MetricsService, ObservedWorkerHost } from '@genhub/observability';
 import { JobName, parseJob, QueueName } from '@genhub/queue';
 import { DeliverWebhookResult, DeliverWebhookUseCase } from '@genhub/webhooks-feature';
+import { WebhookAttemptMetrics } from '../webhook-attempt.metrics';
 
 /**
  * One job = one delivery attempt. Parses the payload, calls the use-case and
@@ -16,19 +17,14 @@ export class DeliverWebhookProcessor extends ObservedWorkerHost {
   /** The jobs it handles: every job of its queue (jobsOf; checked by its spec). */
   static readonly JOBS = [JobName.DeliverWebhook] as const;
   private readonly logger = new Logger(DeliverWebhookProcessor.name);
-  private readonly attempts;
-  private readonly latency;
-  private readonly deferrals;
 
   constructor(
     private readonly deliver: DeliverWebhookUseCase,
     private readonly config: WebhookConfig,
+    private readonly observed: WebhookAttemptMetrics,
     metrics: MetricsService,
   ) {
     super(metrics);
-    this.attempts = metrics.counter(METRICS.webhookAttempts);
-    this.latency = metrics.histogram(METRICS.webhookLatency);
-    this.deferrals = metrics.counter(METRICS.webhookDeferrals);
   }
 
   /** The decorator's options are static; the configured concurrency is applied here. */
@@ -40,17 +36,10 @@ export class DeliverWebhookProcessor extends ObservedWorkerHost {
     const { data } = parseJob(job, DeliverWebhookProcessor.JOBS);
 
     const result = await this.deliver.execute({ job: data, enqueuedAt: job.timestamp });
+    this.observed.observe(result, job.timestamp);
     if (result.kind === 'deferred') {
-      this.deferrals.inc();
       await job.moveToDelayed(Date.now() + result.retryInMs, token);
       throw new DelayedError();
-    }
-    if (result.kind === 'attempted') {
-      this.attempts.inc({ outcome: result.outcome });
-      this.logger.debug(`webhook attempt ${result.attempt}: ${result.outcome}`);
-      if (result.attempt === 1) {
-        this.latency.observe(Math.max(0, result.startedAt.getTime() - job.timestamp) / 1000);
-      }
     }
     return result;
   }

@@ -1,3 +1,10 @@
+/** A call waiting for the batch that will answer it. */
+export interface WaitingCall<I, O> {
+  input: I;
+  resolve: (output: O) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Runs calls in batches: a call that arrives while no batch runs starts one at
  * once; calls that arrive while one runs wait and go together in the next.
@@ -7,7 +14,7 @@
  * throws, every call of that batch gets the error.
  */
 export class CoalescingBatch<I, O> {
-  private waiting: { input: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  private readonly waiting: WaitingCall<I, O>[] = [];
   private running = false;
 
   constructor(

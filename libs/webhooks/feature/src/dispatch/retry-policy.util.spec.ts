@@ -1,4 +1,4 @@
-import { afterFailedAttempt, outcomeOf } from './retry-policy.util';
+import { afterFailedAttempt, firstDelayLeft, outcomeOf } from './retry-policy.util';
 
 describe('afterFailedAttempt', () => {
   const delays = [0, 2000, 4000];
@@ -36,5 +36,16 @@ describe('outcomeOf', () => {
     expect(outcomeOf(false, 3, delays)).toEqual({ outcome: 'abandoned', retry: { retry: false } });
     // A replay's round counts from its first attempt.
     expect(outcomeOf(false, 4, delays, 4).outcome).toBe('failed');
+  });
+});
+
+describe('firstDelayLeft', () => {
+  it('holds back only a round’s first attempt, until the first delay has passed', () => {
+    const now = Date.now();
+    expect(firstDelayLeft(1, 1, [0, 2000], now)).toBe(0);
+    expect(firstDelayLeft(1, 1, [500, 2000], now)).toBeGreaterThan(400);
+    expect(firstDelayLeft(1, 1, [500, 2000], now - 600)).toBe(0);
+    expect(firstDelayLeft(2, 1, [500, 2000], now)).toBe(0);
+    expect(firstDelayLeft(4, 4, [500, 2000], now)).toBeGreaterThan(400);
   });
 });

@@ -30,3 +30,18 @@ export function outcomeOf(
   const retry = afterFailedAttempt(attempt, delaysMs, firstAttempt);
   return { outcome: retry.retry ? 'failed' : 'abandoned', retry };
 }
+
+/**
+ * How long a round's first attempt must still wait for the first delay,
+ * counted from `since` (ms since epoch: the job's enqueueing, the delivery's
+ * opening); 0 for any other attempt, or once the delay has passed.
+ */
+export function firstDelayLeft(
+  attempt: number,
+  firstAttempt: number,
+  delaysMs: readonly number[],
+  since: number,
+): number {
+  if (attempt !== firstAttempt || delaysMs[0] <= 0) return 0;
+  return Math.max(0, since + delaysMs[0] - Date.now());
+}

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookConfig } from '@genhub/config';
 import {
-  AttemptOutcome,
   DueDelivery,
   RecordAttemptInput,
   WebhookDeliveryRepository,
 } from '@genhub/webhooks-data-access';
-import { CoalescingBatch } from '../../dispatch/coalescing-batch';
-import { outcomeOf } from '../../dispatch/retry-policy.util';
+import { CoalescingBatch, WaitingCall } from '../../dispatch/coalescing-batch';
+import { firstDelayLeft, outcomeOf } from '../../dispatch/retry-policy.util';
 import { WebhookSender } from '../../dispatch/webhook-sender.service';
-import { SATURATED_HOST_RETRY_MS } from '../deliver-webhook/deliver-webhook.use-case';
+import {
+  DeliverWebhookResult,
+  SATURATED_HOST_RETRY_MS,
+} from '../deliver-webhook/deliver-webhook.use-case';
 
 /** Beyond the attempt's time limit, how long a claim outlives it before another dispatcher may retake it. */
 export const CLAIM_MARGIN_MS = 10_000;
@@ -20,26 +22,6 @@ export const CLAIM_MARGIN_MS = 10_000;
 export const RECORD_WINDOW_MS = 20;
 /** Records written by one statement at most. */
 const RECORDS_PER_STATEMENT = 500;
-
-interface Waiting<I, O> {
-  input: I;
-  resolve: (output: O) => void;
-  reject: (error: unknown) => void;
-}
-
-export type DueAttemptResult =
-  /** Not now (the first delay is not over, or the host is saturated): due again in this long. */
-  | { kind: 'deferred'; retryInMs: number }
-  /** Made, but someone else recorded this attempt first (a replay, a lapsed claim retaken). */
-  | { kind: 'skipped' }
-  | {
-      kind: 'attempted';
-      attempt: number;
-      outcome: AttemptOutcome;
-      startedAt: Date;
-      /** Due again in this long, when another attempt follows. */
-      nextAttemptInMs?: number;
-    };
 
 /**
  * A task's end webhook, claimed from the table (decision 0141): the terminal
@@ -55,8 +37,8 @@ export type DueAttemptResult =
  */
 @Injectable()
 export class DeliverDueWebhooksUseCase {
-  private readonly records: Waiting<RecordAttemptInput, boolean>[] = [];
-  private readonly claims: Waiting<number, DueDelivery[]>[] = [];
+  private readonly records: WaitingCall<RecordAttemptInput, boolean>[] = [];
+  private readonly claims: WaitingCall<number, DueDelivery[]>[] = [];
   private inStatement = false;
   private recordTimer?: NodeJS.Timeout;
   private readonly releases: CoalescingBatch<{ delivery: DueDelivery; inMs: number }, undefined>;
@@ -98,14 +80,16 @@ export class DeliverDueWebhooksUseCase {
     return this.deliveries.dueCounts(100_000);
   }
 
-  /** Makes a claimed delivery's next attempt and records it. */
-  async attempt(delivery: DueDelivery): Promise<DueAttemptResult> {
+  /**
+   * Makes a claimed delivery's next attempt and records it; answers as a queue
+   * job's attempt does (`skipped`: someone else recorded this attempt first, a
+   * replay or a lapsed claim retaken; `deferred`: given back, due again then).
+   */
+  async attempt(delivery: DueDelivery): Promise<DeliverWebhookResult> {
     const attempt = delivery.attempts + 1;
     const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
-    if (delivery.attempts === 0 && delays[0] > 0) {
-      const wait = delivery.createdAt.getTime() + delays[0] - Date.now();
-      if (wait > 0) return this.defer(delivery, wait);
-    }
+    const wait = firstDelayLeft(attempt, 1, delays, delivery.createdAt.getTime());
+    if (wait > 0) return this.defer(delivery, wait);
     const sent = await this.sender.send(delivery);
     if (sent.kind === 'saturated') return this.defer(delivery, SATURATED_HOST_RETRY_MS);
     const { startedAt, durationMs, result } = sent;
@@ -124,7 +108,16 @@ export class DeliverDueWebhooksUseCase {
       nextDueInMs: nextAttemptInMs,
     });
     if (!recorded) return { kind: 'skipped' };
-    return { kind: 'attempted', attempt, outcome, startedAt, nextAttemptInMs };
+    return {
+      kind: 'attempted',
+      attempt,
+      outcome,
+      startedAt,
+      durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      nextAttemptInMs,
+    };
   }
 
   /** Records an attempt with the next claim, or alone after RECORD_WINDOW_MS. */
@@ -171,7 +164,7 @@ export class DeliverDueWebhooksUseCase {
     }
   }
 
-  private async defer(delivery: DueDelivery, inMs: number): Promise<DueAttemptResult> {
+  private async defer(delivery: DueDelivery, inMs: number): Promise<DeliverWebhookResult> {
     await this.releases.call({ delivery, inMs });
     return { kind: 'deferred', retryInMs: inMs };
   }

@@ -8,7 +8,7 @@ import {
   DeliveryState,
   WebhookDeliveryRepository,
 } from '@genhub/webhooks-data-access';
-import { afterFailedAttempt, outcomeOf } from '../../dispatch/retry-policy.util';
+import { afterFailedAttempt, firstDelayLeft, outcomeOf } from '../../dispatch/retry-policy.util';
 import { WebhookSender } from '../../dispatch/webhook-sender.service';
 
 export interface DeliverWebhookInput {
@@ -58,10 +58,8 @@ export class DeliverWebhookUseCase {
     const attempt = job.attempt ?? 1;
     const firstAttempt = job.firstAttempt ?? 1;
     const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
-    if (attempt === firstAttempt && delays[0] > 0) {
-      const wait = enqueuedAt + delays[0] - Date.now();
-      if (wait > 0) return { kind: 'deferred', retryInMs: wait };
-    }
+    const wait = firstDelayLeft(attempt, firstAttempt, delays, enqueuedAt);
+    if (wait > 0) return { kind: 'deferred', retryInMs: wait };
 
     // The job carries ids: the URL and body are in the delivery the run's
     // terminal statement opened.
