@@ -46,9 +46,11 @@ interface Row {
 
 /**
  * The queue by account (issue 36): the open tasks grouped by account in one
- * statement, which reads the `tasks_open_by_account` index only (never the
- * finished rows), with the totals of every account beside the page. The
- * grouping costs one pass over the open tasks: about 50 ms for 100,000 tasks
+ * statement, which finds them through the `tasks_open_by_account` index
+ * (never the finished rows) and reads each one's status from its row (no
+ * index names the status, so a run's claim rewrites the row in place,
+ * decision 0142), with the totals of every account beside the page. The
+ * grouping costs one pass over the open tasks: about 30–40 ms for 100,000 tasks
  * waiting over 10,000 accounts (docs/operations.md).
  */
 @Injectable()
@@ -63,7 +65,7 @@ export class AccountQueueRepository {
       params.push(options.after.waiting, options.after.accountId);
       keyset = `WHERE waiting < $2 OR (waiting = $2 AND account_id > $3::uuid)`;
     }
-    // The statuses are literals: the partial index is chosen only for its own predicate.
+    // The index's own predicate, spelled out: the planner chooses a partial index only for it.
     const rows: Row[] = await this.dataSource.query(
       `WITH open AS (
          SELECT account_id,
@@ -71,7 +73,7 @@ export class AccountQueueRepository {
                 (count(*) FILTER (WHERE status = 'processing'))::int AS running,
                 min(created_at) FILTER (WHERE status = 'created') AS oldest_waiting_at
            FROM tasks.tasks
-          WHERE status IN ('created', 'processing')
+          WHERE finished_at IS NULL AND deleted_at IS NULL AND status IN ('created', 'processing')
           GROUP BY account_id
        ), totals AS (
          SELECT coalesce(sum(waiting), 0)::int AS total_waiting,

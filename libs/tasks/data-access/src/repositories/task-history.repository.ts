@@ -64,7 +64,8 @@ export class TaskHistoryRepository {
 
   async page(filter: HistoryFilter): Promise<HistoryRow[]> {
     const params: unknown[] = [filter.accountId];
-    const where = [`account_id = $1`, `status <> 'deleted'`];
+    // deleted_at names the index's predicate; the status test holds as well (a deletion sets both).
+    const where = [`account_id = $1`, `deleted_at IS NULL`, `status <> 'deleted'`];
     const add = (sql: (n: string) => string, value: unknown) => {
       params.push(value);
       where.push(sql(`$${params.length}`));

@@ -192,6 +192,86 @@ describe('TaskRepository and the tasks steps (PostgreSQL)', () => {
     expect(await tasks.claimForRun(t.id, OPEN)).toBeUndefined();
   });
 
+  it('claims a task by rewriting its row in place: a heap-only update, no index entry (decision 0142)', async () => {
+    const indexes: { def: string }[] = await ds.query(
+      `SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'tasks.tasks'::regclass`,
+    );
+    expect(indexes.length).toBeGreaterThan(0);
+    // What a claim writes is named by no index, in its key or its predicate.
+    for (const { def } of indexes) expect(def).not.toMatch(/\b(status|attempt|started_at)\b/);
+
+    const t = newTask();
+    await insertTask(t);
+    const runner = ds.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      // This connection's counts not yet reported (earlier statements' too), before and after
+      // the repository's own statement run on it.
+      const counts = async () => {
+        const [row] = (await runner.query(
+          `SELECT n_tup_upd AS updated, n_tup_hot_upd AS hot
+             FROM pg_stat_xact_user_tables WHERE relid = 'tasks.tasks'::regclass`,
+        )) as { updated: string | number; hot: string | number }[];
+        return { updated: Number(row.updated), hot: Number(row.hot) };
+      };
+      const before = await counts();
+      const inTransaction = new TaskRepository({ manager: runner.manager } as DataSource);
+      expect(await inTransaction.claimForRun(t.id, OPEN)).toMatchObject({ attempt: 1 });
+      const after = await counts();
+      expect({ updated: after.updated - before.updated, hot: after.hot - before.hot }).toEqual({
+        updated: 1,
+        hot: 1,
+      });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it('keeps an open task one with neither finished_at nor deleted_at, through every write', async () => {
+    const openByColumns = async (ids: string[]) =>
+      (
+        (await ds.query(
+          `SELECT id FROM tasks.tasks
+            WHERE id = ANY($1) AND finished_at IS NULL AND deleted_at IS NULL ORDER BY id`,
+          [ids],
+        )) as { id: string }[]
+      ).map((r) => r.id);
+    const [waiting, running, ended, failed, deleted, deletedAfterEnd] = Array.from(
+      { length: 6 },
+      () => newTask(),
+    );
+    const all = [waiting, running, ended, failed, deleted, deletedAfterEnd];
+    for (const t of all) await insertTask(t);
+    for (const t of [running, ended, failed, deletedAfterEnd]) await tasks.claimForRun(t.id, OPEN);
+    await finish(ended.id, 1, completed());
+    await finish(deletedAfterEnd.id, 1, completed());
+    await finish(failed.id, null, {
+      status: 'failed',
+      fields: { code: 5004, error: 'time limit', timings: null },
+    });
+    expect(await tasks.markDeleted(ds.manager, deleted.accountId, deleted.id, 'created')).toBe(
+      true,
+    );
+    expect(
+      await tasks.markDeleted(
+        ds.manager,
+        deletedAfterEnd.accountId,
+        deletedAfterEnd.id,
+        'completed',
+      ),
+    ).toBe(true);
+    expect(await openByColumns(all.map((t) => t.id))).toEqual([waiting.id, running.id].sort());
+    // The estimate's predicate: a completed run has code 0, a failed one has not.
+    const codes = (await ds.query(`SELECT id, code FROM tasks.tasks WHERE id = ANY($1)`, [
+      [ended.id, failed.id],
+    ])) as { id: string; code: number }[];
+    expect(Object.fromEntries(codes.map((r) => [r.id, r.code]))).toEqual({
+      [ended.id]: 0,
+      [failed.id]: 5004,
+    });
+  });
+
   it('reports recent run durations of one model and channel', async () => {
     const model = `m/${randomUUID()}/x`;
     for (let i = 0; i < 2; i++) {

@@ -171,7 +171,7 @@ export class TaskRepository {
     const rows: { seconds: number }[] = await this.dataSource.query(
       `SELECT extract(epoch FROM finished_at - created_at)::float8 AS seconds
          FROM tasks.tasks
-        WHERE model = $1 AND channel = $2 AND status = 'completed'
+        WHERE model = $1 AND channel = $2 AND code = 0 AND status = 'completed'
         ORDER BY finished_at DESC
         LIMIT $3`,
       [model, channel, limit],
@@ -191,7 +191,7 @@ export class TaskRepository {
   ): Promise<StoredTask[]> {
     const rows: TaskRow[] = await this.dataSource.query(
       `SELECT * FROM tasks.tasks
-        WHERE status = ANY($3)
+        WHERE status = ANY($3) AND finished_at IS NULL AND deleted_at IS NULL
           AND coalesce(started_at, created_at)
               + make_interval(secs => (time_limit_ms + $1::bigint) / 1000.0) < clock_timestamp()
         ORDER BY created_at LIMIT $2`,
