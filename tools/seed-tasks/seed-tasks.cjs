@@ -99,7 +99,7 @@ async function measure(client, databaseUrl, accountId, count) {
     const cursorAt = async (depth) => {
       const { rows } = await client.query(
         `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
-           FROM tasks.tasks WHERE account_id = $1 AND status <> 'deleted'
+           FROM tasks.tasks WHERE account_id = $1 AND deleted_at IS NULL
           ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
         [accountId, depth],
       );

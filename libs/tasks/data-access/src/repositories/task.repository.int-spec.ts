@@ -201,10 +201,18 @@ describe('TaskRepository and the tasks steps (PostgreSQL)', () => {
     for (const { def } of indexes) expect(def).not.toMatch(/\b(status|attempt|started_at)\b/);
 
     const t = newTask();
-    await insertTask(t);
     const runner = ds.createQueryRunner();
     await runner.startTransaction();
     try {
+      // A page with room for the claim's new version, as the page still receiving inserts nearly
+      // always has; here made sure of for this transaction's own insert (rolled back with it).
+      await runner.query(`ALTER TABLE tasks.tasks SET (fillfactor = 50)`);
+      await runStatement(
+        runner.manager,
+        withTaskCreated(statement, t, sql<boolean>`true`)
+          .selectFrom('task_created')
+          .select('created_at'),
+      );
       // This connection's counts not yet reported (earlier statements' too), before and after
       // the repository's own statement run on it.
       const counts = async () => {
