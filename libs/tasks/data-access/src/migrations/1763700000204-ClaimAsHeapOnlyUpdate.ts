@@ -13,7 +13,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * table's growth per task here and made no more claims HOT).
  *
  * The four indexes are rebuilt: on a large table, writes to it wait for each
- * build (about a second per million tasks here, docs/operations.md).
+ * build (under a second per million tasks here, decision 0142).
  */
 export class ClaimAsHeapOnlyUpdate1763700000204 implements MigrationInterface {
   name = 'ClaimAsHeapOnlyUpdate1763700000204';
