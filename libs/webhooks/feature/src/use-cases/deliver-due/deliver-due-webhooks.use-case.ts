@@ -9,6 +9,7 @@ import { CoalescingBatch, WaitingCall } from '../../dispatch/coalescing-batch';
 import { firstDelayLeft, outcomeOf } from '../../dispatch/retry-policy.util';
 import { WebhookSender } from '../../dispatch/webhook-sender.service';
 import {
+  attemptMade,
   DeliverWebhookResult,
   SATURATED_HOST_RETRY_MS,
 } from '../deliver-webhook/deliver-webhook.use-case';
@@ -92,32 +93,18 @@ export class DeliverDueWebhooksUseCase {
     if (wait > 0) return this.defer(delivery, wait);
     const sent = await this.sender.send(delivery);
     if (sent.kind === 'saturated') return this.defer(delivery, SATURATED_HOST_RETRY_MS);
-    const { startedAt, durationMs, result } = sent;
-    const { outcome, retry } = outcomeOf(result.ok, attempt, delays);
+    const { outcome, retry } = outcomeOf(sent.result.ok, attempt, delays);
+    const made = attemptMade(attempt, sent, outcome);
     const nextAttemptInMs = retry.retry ? retry.delayMs : undefined;
     const recorded = await this.record({
       taskId: delivery.taskId,
       event: delivery.event,
       accountId: delivery.accountId,
-      attempt,
-      startedAt,
-      durationMs,
-      statusCode: result.statusCode,
-      error: result.error,
-      outcome,
+      ...made,
       nextDueInMs: nextAttemptInMs,
     });
     if (!recorded) return { kind: 'skipped' };
-    return {
-      kind: 'attempted',
-      attempt,
-      outcome,
-      startedAt,
-      durationMs,
-      statusCode: result.statusCode,
-      error: result.error,
-      nextAttemptInMs,
-    };
+    return { kind: 'attempted', ...made, nextAttemptInMs };
   }
 
   /** Records an attempt with the next claim, or alone after RECORD_WINDOW_MS. */

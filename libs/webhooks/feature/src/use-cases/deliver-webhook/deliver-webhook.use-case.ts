@@ -9,7 +9,7 @@ import {
   WebhookDeliveryRepository,
 } from '@genhub/webhooks-data-access';
 import { afterFailedAttempt, firstDelayLeft, outcomeOf } from '../../dispatch/retry-policy.util';
-import { WebhookSender } from '../../dispatch/webhook-sender.service';
+import { SendResult, WebhookSender } from '../../dispatch/webhook-sender.service';
 
 export interface DeliverWebhookInput {
   job: DeliverWebhookJob;
@@ -17,22 +17,43 @@ export interface DeliverWebhookInput {
   enqueuedAt: number;
 }
 
+/** One attempt made: what both delivery paths record and answer with. */
+export interface AttemptMade {
+  attempt: number;
+  outcome: AttemptOutcome;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** The attempt `sent` made, numbered `attempt`, with the outcome the retry policy gave it. */
+export function attemptMade(
+  attempt: number,
+  sent: Extract<SendResult, { kind: 'sent' }>,
+  outcome: AttemptOutcome,
+): AttemptMade {
+  const { startedAt, durationMs, result } = sent;
+  return {
+    attempt,
+    outcome,
+    startedAt,
+    durationMs,
+    statusCode: result.statusCode,
+    error: result.error,
+  };
+}
+
 export type DeliverWebhookResult =
   /** Not now: the host is saturated or the first delay has not passed; put the job back for this long. */
   | { kind: 'deferred'; retryInMs: number }
   /** Nothing to do: the delivery is no longer pending, or this attempt was already made. */
   | { kind: 'skipped' }
-  | {
+  | (AttemptMade & {
       kind: 'attempted';
-      attempt: number;
-      outcome: AttemptOutcome;
-      startedAt: Date;
-      durationMs: number;
-      statusCode: number | null;
-      error: string | null;
       /** Delay before the next attempt, when one follows. */
       nextAttemptInMs?: number;
-    };
+    });
 
 /** How long a job for a saturated host waits before it is tried again. */
 export const SATURATED_HOST_RETRY_MS = 200;
@@ -84,31 +105,21 @@ export class DeliverWebhookUseCase {
       body,
     });
     if (sent.kind === 'saturated') return { kind: 'deferred', retryInMs: SATURATED_HOST_RETRY_MS };
-    const { startedAt, durationMs, result } = sent;
 
-    const { outcome, retry: next } = outcomeOf(result.ok, attempt, delays, firstAttempt);
+    const { outcome, retry: next } = outcomeOf(sent.result.ok, attempt, delays, firstAttempt);
+    const made = attemptMade(attempt, sent, outcome);
     const recorded = await this.deliveries.recordAttempt({
       taskId: job.taskId,
       event: job.event ?? 'completed',
       accountId: job.accountId,
-      attempt,
-      startedAt,
-      durationMs,
-      statusCode: result.statusCode,
-      error: result.error,
-      outcome,
+      ...made,
     });
     if (!recorded) return { kind: 'skipped' };
     // Enqueued only now, so the delay counts from the end of this attempt.
     if (next?.retry) await this.enqueue(job, next.nextAttempt, next.delayMs);
     return {
       kind: 'attempted',
-      attempt,
-      outcome,
-      startedAt,
-      durationMs,
-      statusCode: result.statusCode,
-      error: result.error,
+      ...made,
       nextAttemptInMs: next?.retry ? next.delayMs : undefined,
     };
   }
