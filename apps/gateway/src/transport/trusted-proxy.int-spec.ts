@@ -90,6 +90,27 @@ describe('X-Forwarded-* and the links in answers (in-process gateway, PUBLIC_BAS
     });
   });
 
+  describe('TRUST_PROXY as a hop count', () => {
+    let gw: RunningGateway;
+    let key: string;
+    beforeAll(async () => {
+      gw = await startGateway({
+        TRUST_PROXY: '1',
+        PUBLIC_BASE_URL: undefined,
+        STORAGE_DIR: join(dir, 'hops'),
+      });
+      ({ key } = await createAccountWithKey(gw.url, 1));
+    });
+    afterAll(() => gw.close());
+
+    it('believes the one hop nearest the server, whatever its address', async () => {
+      expect(await linkOrigins(gw, key, FORWARDED)).toEqual([
+        'https://evil.example',
+        'https://evil.example',
+      ]);
+    });
+  });
+
   describe('TRUST_PROXY naming another address', () => {
     let gw: RunningGateway;
     let key: string;

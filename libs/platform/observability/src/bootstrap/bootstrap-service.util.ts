@@ -128,8 +128,14 @@ async function start(options: BootstrapOptions): Promise<INestApplication> {
  * bad TRUST_PROXY. The gateway's tests build their server with it too.
  */
 export function serviceFastifyOptions(env: NodeJS.ProcessEnv): FastifyServerOptions {
+  const { trustProxy } = loadConfig(ProxyConfig, env);
   return {
-    trustProxy: loadConfig(ProxyConfig, env).trustProxy,
+    // Fastify 5.12 believes no hop count (it cannot tell a proxy from a client that
+    // connects directly); TRUST_PROXY=N keeps its meaning: the N hops nearest the server.
+    trustProxy:
+      typeof trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < trustProxy
+        : trustProxy,
     return503OnClosing: true,
     genReqId: requestId,
   };
