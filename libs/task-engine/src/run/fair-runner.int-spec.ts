@@ -7,6 +7,7 @@ import {
   fairStageOn,
   QueueName,
   type PubSubService,
+  type RedisClient,
   redisConnection,
 } from '@genhub/queue';
 import { deleteQueuePrefix, testQueuePrefix, until } from '@genhub/testing';
@@ -161,6 +162,62 @@ describe('FairRunner (Redis)', () => {
     expect(held.started).toHaveLength(3);
     held.endAll();
   }, 15_000);
+
+  const clientOf = async (queue: Queue) =>
+    (await queue.getBackend().client) as unknown as RedisClient;
+
+  /** Whether the runner is registered idle in its stage (decision 0143). */
+  async function registered(set: { queue: Queue; prefix: string }, runner: FairRunner) {
+    const redis = await clientOf(set.queue);
+    return (await redis.zscore(`${set.prefix}:fair:idle`, runner.taker.id)) !== null;
+  }
+
+  it('starts what an add hands it while idle, without a take of its own', async () => {
+    const set = setUp();
+    const { runner, held } = runnerOn(set, 2);
+    const taken: string[] = [];
+    const take = set.stage.take.bind(set.stage);
+    jest.spyOn(set.stage, 'take').mockImplementation(async (...args) => {
+      const tasks = await take(...args);
+      taken.push(...tasks.map((t) => t.taskId));
+      return tasks;
+    });
+    runner.onApplicationBootstrap();
+    await until(() => registered(set, runner));
+    // No wake notice reaches this runner (its pubsub is a stub): only the hand-over can start it now.
+    const [id] = await staged(set.stage, 1);
+    await until(() => held.started.length === 1, { ms: 900, what: 'the handed task' });
+    expect(held.started).toEqual([id]);
+    expect(taken).not.toContain(id);
+    held.endAll();
+    await until(async () => !(await set.stage.holds(id)));
+    // Its end was reported with a take, which registered it idle again.
+    expect(await registered(set, runner)).toBe(true);
+  });
+
+  it('on shutdown is no longer handed anything, and gives back what it was handed and did not start', async () => {
+    const set = setUp();
+    const { runner, held } = runnerOn(set, 1);
+    runner.onApplicationBootstrap();
+    await until(() => registered(set, runner));
+    const [first] = await staged(set.stage, 1);
+    await until(() => held.started.length === 1);
+    // Its one slot is busy; a registration from before (as a race leaves one) still gets it a task.
+    const redis = await clientOf(set.queue);
+    await redis.zadd(`${set.prefix}:fair:idle`, Date.now() + 60_000, runner.taker.id);
+    await redis.hset(`${set.prefix}:fair:idle-slots`, runner.taker.id, 1);
+    const [second] = await staged(set.stage, 1);
+    await until(
+      async () => (await redis.llen(`${set.prefix}:fair:inbox:${runner.taker.id}`)) === 0,
+    );
+    const stopping = runner.onModuleDestroy();
+    held.endAll();
+    await stopping;
+    expect(held.started).toEqual([first]);
+    expect(await registered(set, runner)).toBe(false);
+    const [third] = await staged(set.stage, 1);
+    expect((await set.stage.take(5)).map((t) => t.taskId)).toEqual([second, third]);
+  });
 
   it('runs again a run that threw, after RETRY_AFTER_MS', async () => {
     const set = setUp();

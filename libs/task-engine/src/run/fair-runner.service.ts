@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bullmq';
 import {
   Inject,
@@ -15,6 +16,7 @@ import {
   PubSubService,
   QueueName,
   QueuePrefixOwnership,
+  RedisClient,
   StagedTask,
   TakenTask,
 } from '@genhub/queue';
@@ -41,6 +43,14 @@ export const RETRY_AFTER_MS = 2000;
  * more that is none, so the stage's choice stays exact where it matters.
  */
 export const TAKE_AHEAD_MS = 30;
+/**
+ * How long a runner that took fewer tasks than it had room for stays
+ * registered idle (adds to an empty stage hand it their tasks): three polls,
+ * so a runner that died is passed over within seconds.
+ */
+export const IDLE_REGISTRATION_MS = 3 * FAIR_POLL_MS;
+/** How long one wait for a handed task lasts before it is made again (seconds: BLPOP's unit). */
+const HANDED_WAIT_S = 1;
 /** Weight of each run in the mean run time (an exponential moving average). */
 const RUN_TIME_WEIGHT = 0.1;
 
@@ -54,7 +64,11 @@ const RUN_TIME_WEIGHT = 0.1;
  * that dies stops renewing; any runner then puts its tasks back at the front
  * of their lines (the run's conditional claim makes a second run harmless).
  * Runs of the BullMQ run queue (FAIR_SCHEDULING off, and jobs from before the
- * stage) share the slots: their processor reports them here.
+ * stage) share the slots: their processor reports them here. A take that
+ * leaves slots free registers the runner idle, and it waits on its inbox:
+ * the next add to an empty stage hands it the task itself, leased as a take
+ * would (no wake notice and no take of its own: decision 0143); what the wait
+ * misses, the next take returns.
  */
 @Injectable()
 export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
@@ -79,6 +93,9 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe?: Promise<(() => void) | undefined>;
   private stopped = true;
+  /** This runner as a taker of the stage (its idle registration, its inbox). */
+  readonly taker = { id: randomUUID(), idleMs: IDLE_REGISTRATION_MS };
+  private waitingForHanded?: Promise<void>;
 
   constructor(
     private readonly stage: FairStage,
@@ -113,7 +130,35 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.warn(`fair work notices unavailable (the poll takes): ${error.message}`);
         return undefined;
       });
+    this.waitingForHanded = this.waitForHanded();
     this.take();
+  }
+
+  /** Starts what adds hand this runner, until it stops (what comes after is given back). */
+  private async waitForHanded(): Promise<void> {
+    let blocking: RedisClient | undefined;
+    try {
+      while (!this.stopped) {
+        try {
+          blocking ??= await this.stage.blockingConnection();
+          const task = await this.stage.nextHanded(this.taker.id, blocking, HANDED_WAIT_S);
+          if (!task) continue;
+          if (this.stopped) await this.stage.release([task]);
+          else {
+            this.leased.set(task.taskId, task);
+            this.ahead.push(task);
+            this.startNext();
+          }
+        } catch (error) {
+          if (this.stopped) break;
+          // Its next take returns what was handed meanwhile.
+          this.logger.warn(`fair stage inbox: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, FAIR_POLL_MS));
+        }
+      }
+    } finally {
+      blocking?.disconnect();
+    }
   }
 
   /** SIGTERM: no more takes; what was taken ahead goes back; the runs in flight end first. */
@@ -122,7 +167,13 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.timers.forEach(clearInterval);
     (await this.unsubscribe)?.();
     await this.taking;
-    const unstarted = this.ahead.splice(0);
+    // No longer idle: adds stop handing it tasks; what they handed and it has not started goes back.
+    const handed = await this.stage.take(0, { taker: this.taker }).catch((error: Error) => {
+      this.logger.warn(`fair stage idle registration: ${error.message}`);
+      return [];
+    });
+    await this.waitingForHanded;
+    const unstarted = [...this.ahead.splice(0), ...handed];
     unstarted.forEach((task) => this.leased.delete(task.taskId));
     await this.stage
       .release(unstarted)
@@ -182,6 +233,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
         waitingAhead: this.queue.toKey('wait'),
         finished,
         announceFinished: true,
+        taker: this.taker,
       });
     } catch (error) {
       // Told again with the next call (the leases cover a lasting outage).

@@ -251,6 +251,123 @@ describe('FairStage (Redis)', () => {
     expect(idsOf(await fair.take(5))).toEqual(['A1', 'A2', 'A3']);
   });
 
+  describe('handing tasks to idle takers (decision 0143)', () => {
+    const idle = (id: string) => ({ id, idleMs: 60_000 });
+    const inbox = (prefix: string, taker: string) =>
+      redis.lrange(`${prefix}:fair:inbox:${taker}`, 0, -1);
+
+    it('hands a task added to an empty stage to the idle taker with the most free slots, leased', async () => {
+      const { fair, prefix } = stage();
+      // Each asked for more than the stage had: registered idle with what it did not get.
+      expect(await fair.take(2, { taker: idle('small') })).toEqual([]);
+      expect(await fair.take(3, { taker: idle('large') })).toEqual([]);
+      const before = Date.now();
+      await fair.add({ accountId: 'A', taskId: 'A0', requestId: 'req 1' }, { weight: 1 });
+      expect(await inbox(prefix, 'small')).toEqual([]);
+      const blocking = await fair.blockingConnection();
+      try {
+        const handed = await fair.nextHanded('large', blocking, 1);
+        expect(handed).toEqual({
+          accountId: 'A',
+          taskId: 'A0',
+          requestId: 'req 1',
+          stagedAt: expect.any(Number),
+        });
+        expect(handed?.stagedAt).toBeGreaterThanOrEqual(before - 1000);
+      } finally {
+        blocking.disconnect();
+      }
+      // Leased as a take's: nobody else takes it, it counts as running, its lease is renewed.
+      expect(await fair.take(5)).toEqual([]);
+      expect(await fair.holds('A0')).toBe(true);
+      expect(await fair.renew(['A0'])).toBe(1);
+      expect(await fair.size()).toEqual({ tasks: 0, accounts: 0 });
+    });
+
+    it('hands a batch up to the free slots, in fair order; the rest wakes the others', async () => {
+      const { fair, prefix } = stage();
+      await fair.take(2, { taker: idle('w') });
+      const woken = jest.fn();
+      const listener = new Redis(url);
+      listener.on('message', woken);
+      await listener.subscribe(`${prefix}:fair-work`);
+      try {
+        await fair.addAll(
+          ['A0', 'A1', 'B0'].map((taskId) => ({
+            task: { accountId: taskId[0], taskId },
+            share: { weight: 1 },
+          })),
+        );
+        expect((await inbox(prefix, 'w')).map((item) => item.split(' ')[1])).toEqual(['A0', 'B0']);
+        // Its two slots are spoken for: what is left waits for a take, and the notice says so.
+        expect(idsOf(await fair.take(5))).toEqual(['A1']);
+        await redis.ping();
+        for (let i = 0; i < 50 && !woken.mock.calls.length; i++)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(woken).toHaveBeenCalledTimes(1);
+      } finally {
+        listener.disconnect();
+      }
+    });
+
+    it('gives a taker what it was handed and did not pop with its next take, first', async () => {
+      const { fair, prefix } = stage();
+      await fair.take(3, { taker: idle('w') });
+      await fill(fair, 'A', 1);
+      await fill(fair, 'B', 1);
+      expect(await inbox(prefix, 'w')).toHaveLength(2);
+      await fill(fair, 'C', 2); // its slots are spoken for after C0
+      expect(idsOf(await fair.take(5, { taker: idle('w') }))).toEqual(['A0', 'B0', 'C0', 'C1']);
+      expect(await inbox(prefix, 'w')).toEqual([]);
+    });
+
+    it('hands nothing while tasks wait, to a registration that lapsed, or to a taker that got all it asked for', async () => {
+      const { fair, prefix } = stage();
+      await fair.take(1, { taker: { id: 'lapsed', idleMs: 1 } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await fill(fair, 'A', 2);
+      expect(await inbox(prefix, 'lapsed')).toEqual([]);
+      // Got all it asked for: not idle. (A0 is its; A1 waits.)
+      expect(idsOf(await fair.take(1, { taker: idle('busy') }))).toEqual(['A0']);
+      await fill(fair, 'B', 1);
+      expect(await inbox(prefix, 'busy')).toEqual([]);
+      // A registration that raced a waiting task (written here as the script writes it) does not
+      // let a later add jump the line: the stage was not empty.
+      await redis.zadd(`${prefix}:fair:idle`, Date.now() + 60_000, 'raced');
+      await redis.hset(`${prefix}:fair:idle-slots`, 'raced', 5);
+      await fill(fair, 'C', 1);
+      expect(await inbox(prefix, 'raced')).toEqual([]);
+      // In fair order: A had its turn (A0), B and C join at the clock.
+      expect(idsOf(await fair.take(5))).toEqual(['B0', 'C0', 'A1']);
+    });
+
+    it('hands nothing of an account at its cap', async () => {
+      const { fair, prefix } = stage();
+      const capped = { weight: 1, maxConcurrentTasks: 1 };
+      await fair.add({ accountId: 'A', taskId: 'A0' }, capped);
+      expect(idsOf(await fair.take(1))).toEqual(['A0']);
+      await fair.take(4, { taker: idle('w') });
+      await fair.add({ accountId: 'A', taskId: 'A1' }, capped);
+      expect(await inbox(prefix, 'w')).toEqual([]);
+      // Its run ends: the next take (any taker's) gets it.
+      expect(idsOf(await fair.take(4, { finished: [{ accountId: 'A', taskId: 'A0' }] }))).toEqual([
+        'A1',
+      ]);
+    });
+
+    it('restages a task handed to a taker that died, once its lease lapses', async () => {
+      const { fair } = stage();
+      await fair.take(1, { taker: idle('dead') });
+      await fill(fair, 'A', 1);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(await fair.expired(40, 10, 5)).toEqual({
+        restaged: [{ taskId: 'A0', accountId: 'A' }],
+        abandoned: [],
+      });
+      expect(idsOf(await fair.take(1))).toEqual(['A0']);
+    });
+  });
+
   it('tells each waiting task’s fair position', async () => {
     const { fair, prefix } = stage();
     await fill(fair, 'A', 1000);

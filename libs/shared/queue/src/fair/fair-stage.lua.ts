@@ -9,10 +9,17 @@ export const POSITION_ACCOUNTS = 1000;
 export const PACE_BUCKET_MS = 10_000;
 
 /**
+ * How long a task handed to an idle taker waits in its inbox at most: its
+ * taker pops it within milliseconds, or, dead, never (its lease lapses and
+ * EXPIRED restages it; the inbox goes with this).
+ */
+export const INBOX_MS = 600_000;
+
+/**
  * The fair stage's scripts (FairStage describes the keys). Each starts with
  * PRELUDE: KEYS 1 ready, 2 held, 3 clock, 4 strides, 5 caps, 6 members,
- * 7 leases, 8 restarts; ARGV 1 the key base, 2 now (ms), 3 the running
- * lease (ms); each command's own arguments from ARGV 4 on.
+ * 7 leases, 8 restarts, 9 idle, 10 idle-slots; ARGV 1 the key base, 2 now
+ * (ms), 3 the running lease (ms); each command's own arguments from ARGV 4 on.
  */
 const PRELUDE = `
 local base, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -51,6 +58,52 @@ local function restage(a, task)
   redis.call('LPUSH', line(a), task)
   place(a)
 end
+-- Up to n tasks in fair order, each leased from now and counted against its account's cap →
+-- account, task, request id, when it was added (ms; '' for a task added before that was kept), …
+-- A task in a line with no membership (deleted, or ended while it waited again) is dropped.
+local function takeNext(n)
+  local out = {}
+  while n > 0 do
+    local top = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    if #top == 0 then break end
+    local a, vt = top[1], tonumber(top[2])
+    local task = redis.call('LPOP', line(a))
+    local meta = task and redis.call('HGET', KEYS[6], task)
+    if meta and not redis.call('ZSCORE', KEYS[7], task) then
+      redis.call('SET', KEYS[3], vt)
+      redis.call('ZADD', running(a), now, task)
+      -- A thousandth of a ms apart: the leases keep the order taken (EXPIRED restages in it).
+      redis.call('ZADD', KEYS[7], now + #out / 4000, task)
+      local added, request = string.match(meta, '^%S+ (%d+) (.*)$')
+      out[#out + 1] = a
+      out[#out + 1] = task
+      out[#out + 1] = request or string.match(meta, '^%S+ (.*)$') or ''
+      out[#out + 1] = added or ''
+      n = n - 1
+      place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
+    else
+      place(a)
+    end
+  end
+  if #out > 0 then
+    -- The pace: tasks taken per PACE_BUCKET_MS, the last few buckets kept (estimated starts).
+    local bucket = base .. 'pace:' .. math.floor(now / ${PACE_BUCKET_MS})
+    redis.call('INCRBY', bucket, #out / 4)
+    redis.call('PEXPIRE', bucket, ${3 * PACE_BUCKET_MS})
+  end
+  return out
+end
+local function inbox(taker) return base .. 'inbox:' .. taker end
+-- A taker's idle registration: its free slots, and until when (nil: as it was); none at 0.
+local function register(taker, free, lapses)
+  if free > 0 then
+    if lapses then redis.call('ZADD', KEYS[9], lapses, taker) end
+    redis.call('HSET', KEYS[10], taker, free)
+  else
+    redis.call('ZREM', KEYS[9], taker)
+    redis.call('HDEL', KEYS[10], taker)
+  end
+end
 local function share(a, stride, cap)
   redis.call('HSET', KEYS[4], a, stride)
   if tonumber(cap) > 0 then redis.call('HSET', KEYS[5], a, cap) else redis.call('HDEL', KEYS[5], a) end
@@ -60,9 +113,14 @@ end
 /**
  * ARGV 4 the work channel (published to, empty, on a wake; '' for none),
  * from 5 five per task: account, task, request id, stride, cap (0: none) →
- * {tasks added, wake (the stage had nothing ready and now has)}. The wake's
- * notice goes out from the script: a submit at a moderate rate wakes idle
- * workers without a round trip of its own.
+ * {tasks added, wake (the stage had nothing ready and now has)}. When the
+ * stage had nothing ready, what is now ready goes first to the takers that
+ * said they are idle (TAKE's registration; the one with the most free slots
+ * first), up to their free slots: taken for each as TAKE would (its turn had
+ * come: nothing was ahead of it), and pushed to its inbox, where it waits on
+ * it. Only what is left
+ * wakes the others: the notice goes out from the script, so a submit at a
+ * moderate rate reaches a worker without a round trip of its own.
  */
 const ADD = `
 local idle = redis.call('ZCARD', KEYS[1]) == 0
@@ -76,6 +134,25 @@ for i = 5, #ARGV, 5 do
     added = added + 1
   end
 end
+if idle then
+  for _, lapsed in ipairs(redis.call('ZRANGEBYSCORE', KEYS[9], '-inf', '(' .. now)) do
+    register(lapsed, 0)
+  end
+  while redis.call('ZCARD', KEYS[1]) > 0 do
+    local taker, free = nil, 0
+    local slots = redis.call('HGETALL', KEYS[10])
+    for i = 1, #slots, 2 do
+      if tonumber(slots[i + 1]) > free then taker, free = slots[i], tonumber(slots[i + 1]) end
+    end
+    if not taker then break end
+    local handed = takeNext(free)
+    for i = 1, #handed, 4 do
+      redis.call('RPUSH', inbox(taker), handed[i] .. ' ' .. handed[i + 1] .. ' ' .. handed[i + 3] .. ' ' .. handed[i + 2])
+    end
+    redis.call('PEXPIRE', inbox(taker), ${INBOX_MS})
+    register(taker, free - #handed / 4)
+  end
+end
 local wake = idle and redis.call('ZCARD', KEYS[1]) > 0
 if wake and ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], '') end
 return {added, wake and 1 or 0}`;
@@ -84,16 +161,21 @@ return {added, wake and 1 or 0}`;
  * ARGV 4 how many, 5 a list key whose length is taken off that (the run
  * queue's wait list; '' for none), 6 k, then k account/task pairs whose runs
  * ended (each leaves the stage: its lease, its place against its account's
- * cap, its membership; and, when the last ARGV names a channel, its task id
- * is published there: the terminal notice rides on the take) → account, task, request id, when it was added (ms;
- * '' for a task added before that was kept), … in fair order, each
- * leased to the caller from now (renewed by \`renew\`, see EXPIRED). A task in
- * a line with no membership (deleted, or ended while it waited again) is
- * dropped on the way.
+ * cap, its membership; and, when ARGV 7 + 2k names a channel, its task id
+ * is published there: the terminal notice rides on the take), then the
+ * taker's id ('' for none) and how long its registration as idle lasts (ms)
+ * → account, task, request id, when it was added (ms; '' for a task added
+ * before that was kept), … in fair order, each leased to the caller from now
+ * (renewed by \`renew\`, see EXPIRED). A taker's inbox comes first (tasks
+ * ADD handed it that its own pop has not had) and counts against how many.
+ * A taker that got fewer than it asked for is registered idle with the rest
+ * as its free slots (ADD hands it what comes next); one that got them all is
+ * not.
  */
 const TAKE = `
 local k = tonumber(ARGV[6])
 local notices = ARGV[7 + 2 * k] or ''
+local taker = ARGV[8 + 2 * k] or ''
 for i = 0, k - 1 do
   local a, task = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
   redis.call('ZREM', running(a), task)
@@ -106,34 +188,20 @@ end
 local n = tonumber(ARGV[4])
 if ARGV[5] ~= '' then n = n - redis.call('LLEN', ARGV[5]) end
 local out = {}
-while n > 0 do
-  local top = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  if #top == 0 then break end
-  local a, vt = top[1], tonumber(top[2])
-  local task = redis.call('LPOP', line(a))
-  local meta = task and redis.call('HGET', KEYS[6], task)
-  if meta and not redis.call('ZSCORE', KEYS[7], task) then
-    redis.call('SET', KEYS[3], vt)
-    redis.call('ZADD', running(a), now, task)
-    -- A thousandth of a ms apart: the leases keep the order taken (EXPIRED restages in it).
-    redis.call('ZADD', KEYS[7], now + #out / 4000, task)
-    local added, request = string.match(meta, '^%S+ (%d+) (.*)$')
+if taker ~= '' then
+  for _, item in ipairs(redis.call('LRANGE', inbox(taker), 0, -1)) do
+    local a, task, added, request = string.match(item, '^(%S+) (%S+) (%S*) (.*)$')
     out[#out + 1] = a
     out[#out + 1] = task
-    out[#out + 1] = request or string.match(meta, '^%S+ (.*)$') or ''
-    out[#out + 1] = added or ''
+    out[#out + 1] = request
+    out[#out + 1] = added
     n = n - 1
-    place(a, vt + tonumber(redis.call('HGET', KEYS[4], a) or '1'))
-  else
-    place(a)
   end
+  redis.call('DEL', inbox(taker))
 end
-if #out > 0 then
-  -- The pace: tasks taken per PACE_BUCKET_MS, the last few buckets kept (estimated starts).
-  local bucket = base .. 'pace:' .. math.floor(now / ${PACE_BUCKET_MS})
-  redis.call('INCRBY', bucket, #out / 4)
-  redis.call('PEXPIRE', bucket, ${3 * PACE_BUCKET_MS})
-end
+local took = takeNext(n)
+for _, v in ipairs(took) do out[#out + 1] = v end
+if taker ~= '' then register(taker, n - #took / 4, now + tonumber(ARGV[9 + 2 * k])) end
 return out`;
 
 /**

@@ -62,6 +62,14 @@ export interface TakeOptions {
    * per task.
    */
   announceFinished?: boolean;
+  /**
+   * The caller takes as this taker: what was handed to it and not yet
+   * popped (`nextHanded`) comes first, and, given fewer tasks than it asked
+   * for, it is registered idle for `idleMs` with the rest as its free slots:
+   * the next adds to an empty stage hand it their tasks. A take that gets all
+   * it asked for (or asks for none) ends the registration.
+   */
+  taker?: { id: string; idleMs: number };
 }
 
 export interface FairStageOptions {
@@ -96,8 +104,10 @@ type FairCommands = Record<
  * (list of task ids), `members` (hash task → account and request id: every
  * task waiting or running, so a re-sent add is a no-op), `running:<account>`
  * (zset task → when taken: the cap's count), `leases` (zset task → when its
- * taker last renewed it) and `restarts` (hash task → times its lease
- * expired).
+ * taker last renewed it), `restarts` (hash task → times its lease
+ * expired), `idle` (zset taker → when its registration lapses) with
+ * `idle-slots` (hash taker → its free slots), and `inbox:<taker>` (list of
+ * the tasks an add handed it, each already leased to it; decision 0143).
  */
 export class FairStage {
   private readonly keys: string[];
@@ -116,9 +126,18 @@ export class FairStage {
     this.base = `${prefix}:fair:`;
     this.workChannel = pubSubChannelName(prefix, PubSubChannel.FairWork);
     this.terminalChannel = pubSubChannelName(prefix, PubSubChannel.TaskTerminal);
-    this.keys = ['ready', 'held', 'clock', 'strides', 'caps', 'members', 'leases', 'restarts'].map(
-      (key) => this.base + key,
-    );
+    this.keys = [
+      'ready',
+      'held',
+      'clock',
+      'strides',
+      'caps',
+      'members',
+      'leases',
+      'restarts',
+      'idle',
+      'idle-slots',
+    ].map((key) => this.base + key);
   }
 
   private async redis(): Promise<RedisClient> {
@@ -171,7 +190,7 @@ export class FairStage {
    * call: the runs in `finished` ended, and leave the stage.
    */
   async take(count: number, options: TakeOptions = {}): Promise<TakenTask[]> {
-    const { waitingAhead = '', finished = [], announceFinished = false } = options;
+    const { waitingAhead = '', finished = [], announceFinished = false, taker } = options;
     const flat = await this.call(
       'genhubFairTake',
       this.options.runningLeaseMs,
@@ -180,16 +199,38 @@ export class FairStage {
       finished.length,
       ...finished.flatMap((t) => [t.accountId, t.taskId]),
       announceFinished ? this.terminalChannel : '',
+      taker?.id ?? '',
+      taker?.idleMs ?? 0,
     );
     const taken: TakenTask[] = [];
     for (let i = 0; i < flat.length; i += 4)
-      taken.push({
-        accountId: String(flat[i]),
-        taskId: String(flat[i + 1]),
-        ...(flat[i + 2] ? { requestId: String(flat[i + 2]) } : {}),
-        ...(flat[i + 3] ? { stagedAt: Number(flat[i + 3]) } : {}),
-      });
+      taken.push(takenTask(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]));
     return taken;
+  }
+
+  /**
+   * The next task an add handed to this taker (see TakeOptions.taker),
+   * waiting up to `waitSeconds` for one on `blocking`, a connection of the
+   * caller's own (the wait holds it); undefined when none came.
+   */
+  async nextHanded(
+    takerId: string,
+    blocking: RedisClient,
+    waitSeconds: number,
+  ): Promise<TakenTask | undefined> {
+    const popped = await blocking.blpop(`${this.base}inbox:${takerId}`, waitSeconds);
+    if (!popped) return undefined;
+    // ADD's item: account, task, when added, then the request id (which may hold spaces).
+    const [accountId, taskId, stagedAt, ...request] = popped[1].split(' ');
+    return takenTask(accountId, taskId, request.join(' '), stagedAt);
+  }
+
+  /** A connection of its own for `nextHanded`, on the stage's topology; the caller closes it. */
+  async blockingConnection(): Promise<RedisClient> {
+    const blocking = (await this.connection()).duplicate() as RedisClient;
+    // Its waits fail while Redis is away, and the caller says so: no unhandled 'error' events.
+    blocking.on('error', () => undefined);
+    return blocking;
   }
 
   /** The caller still runs these tasks: their leases start again from now. How many it still held. */
@@ -316,6 +357,20 @@ export class FairStage {
     ]);
     return { tasks: Math.max(0, members - leased), accounts: ready + held };
   }
+}
+
+function takenTask(
+  accountId: string | number,
+  taskId: string | number,
+  requestId: string | number,
+  stagedAt: string | number,
+): TakenTask {
+  return {
+    accountId: String(accountId),
+    taskId: String(taskId),
+    ...(requestId ? { requestId: String(requestId) } : {}),
+    ...(stagedAt ? { stagedAt: Number(stagedAt) } : {}),
+  };
 }
 
 function strideOf(share: AccountShare): number {
