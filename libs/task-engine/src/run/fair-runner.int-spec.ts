@@ -82,6 +82,7 @@ describe('FairRunner (Redis)', () => {
     { queue, stage }: { queue: Queue; stage: FairStage },
     slots: number,
     lockMs = 30_000,
+    ownership = { isVerified: true },
   ) {
     const held = new HeldRuns();
     const pubsub = { subscribe: async () => () => undefined } as unknown as PubSubService;
@@ -90,7 +91,7 @@ describe('FairRunner (Redis)', () => {
       held.useCase,
       queue,
       pubsub,
-      { isVerified: true },
+      ownership,
       { TASK_CONCURRENCY: slots, TASK_LOCK_MS: lockMs } as TaskConfig,
       metrics,
     );
@@ -217,6 +218,21 @@ describe('FairRunner (Redis)', () => {
     expect(await registered(set, runner)).toBe(false);
     const [third] = await staged(set.stage, 1);
     expect((await set.stage.take(5)).map((t) => t.taskId)).toEqual([second, third]);
+  });
+
+  it('gives back what it is handed once it no longer owns the prefix (decision 0126)', async () => {
+    const set = setUp();
+    const ownership = { isVerified: true };
+    const { runner, held } = runnerOn(set, 2, 30_000, ownership);
+    runner.onApplicationBootstrap();
+    await until(() => registered(set, runner));
+    ownership.isVerified = false;
+    const [id] = await staged(set.stage, 1);
+    await until(async () => (await set.stage.size()).tasks === 1, {
+      what: 'the task back in line',
+    });
+    expect(held.started).toEqual([]);
+    expect((await set.stage.take(1)).map((t) => t.taskId)).toEqual([id]);
   });
 
   it('runs again a run that threw, after RETRY_AFTER_MS', async () => {

@@ -96,6 +96,8 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
   /** This runner as a taker of the stage (its idle registration, its inbox). */
   readonly taker = { id: randomUUID(), idleMs: IDLE_REGISTRATION_MS };
   private waitingForHanded?: Promise<void>;
+  /** The connection the wait holds (its own: BLPOP blocks it). */
+  private blocking?: RedisClient;
 
   constructor(
     private readonly stage: FairStage,
@@ -136,14 +138,14 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Starts what adds hand this runner, until it stops (what comes after is given back). */
   private async waitForHanded(): Promise<void> {
-    let blocking: RedisClient | undefined;
     try {
       while (!this.stopped) {
         try {
-          blocking ??= await this.stage.blockingConnection();
-          const task = await this.stage.nextHanded(this.taker.id, blocking, HANDED_WAIT_S);
+          this.blocking ??= await this.stage.blockingConnection();
+          const task = await this.stage.nextHanded(this.taker.id, this.blocking, HANDED_WAIT_S);
           if (!task) continue;
-          if (this.stopped) await this.stage.release([task]);
+          // Handed before it stopped, or before it lost its claim on the prefix: back in line.
+          if (this.stopped || !this.ownership.isVerified) await this.stage.release([task]);
           else {
             this.leased.set(task.taskId, task);
             this.ahead.push(task);
@@ -157,7 +159,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
         }
       }
     } finally {
-      blocking?.disconnect();
+      this.blocking?.disconnect();
     }
   }
 
@@ -172,7 +174,12 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(`fair stage idle registration: ${error.message}`);
       return [];
     });
-    await this.waitingForHanded;
+    // The wait in flight ends within HANDED_WAIT_S; with Redis away, its connection is closed instead.
+    const waited = await Promise.race([
+      this.waitingForHanded?.then(() => true),
+      new Promise((resolve) => setTimeout(resolve, HANDED_WAIT_S * 1000 + 500, false).unref()),
+    ]);
+    if (!waited) this.blocking?.disconnect();
     const unstarted = [...this.ahead.splice(0), ...handed];
     unstarted.forEach((task) => this.leased.delete(task.taskId));
     await this.stage
