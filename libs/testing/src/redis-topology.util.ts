@@ -30,11 +30,23 @@ export interface RedisTestTopology {
 
 /** Runs `redis-cli` against a port; its trimmed output. */
 export async function redisCli(port: number, ...args: string[]): Promise<string> {
+  return redisCliWithin(10_000, port, ...args);
+}
+
+/** `redisCli` given `ms` to finish (a cluster's creation waits for its nodes to agree). */
+async function redisCliWithin(ms: number, port: number, ...args: string[]): Promise<string> {
   const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], {
-    timeout: 10_000,
+    timeout: ms,
   });
   return stdout.trim();
 }
+
+/**
+ * How long `redis-cli --cluster create` may take: it waits until the nodes'
+ * gossip agrees, which on a busy two-core machine (CI runs the projects' suites
+ * side by side) took longer than a command's 10 s.
+ */
+const CLUSTER_CREATE_MS = 45_000;
 
 /**
  * A TLS set-up's material, made by the test with `openssl`: a CA of its own,
@@ -214,9 +226,13 @@ class RedisProcesses {
 
   /** `redis-cli` against one of these servers, over TLS as the ACL user when they use them. */
   cli(port: number, ...args: string[]): Promise<string> {
+    return this.cliWithin(10_000, port, ...args);
+  }
+
+  cliWithin(ms: number, port: number, ...args: string[]): Promise<string> {
     // Over TLS the data nodes require the ACL user, the Sentinels their password.
     const tls = this.tls ? tlsCliArgs(this.tls, this.sentinelPorts.has(port)) : [];
-    return redisCli(port, ...tls, ...args);
+    return redisCliWithin(ms, port, ...tls, ...args);
   }
 
   running(): { port: number; dataNode: boolean }[] {
@@ -364,7 +380,8 @@ export async function startRedisCluster(
         ),
       );
     }
-    await processes.cli(
+    await processes.cliWithin(
+      CLUSTER_CREATE_MS,
       ports[0],
       '--cluster',
       'create',
