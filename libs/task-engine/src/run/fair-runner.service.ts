@@ -146,11 +146,7 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
           if (!task) continue;
           // Handed before it stopped, or before it lost its claim on the prefix: back in line.
           if (this.stopped || !this.ownership.isVerified) await this.stage.release([task]);
-          else {
-            this.leased.set(task.taskId, task);
-            this.ahead.push(task);
-            this.startNext();
-          }
+          else this.hold([task]);
         } catch (error) {
           if (this.stopped) break;
           // Its next take returns what was handed meanwhile.
@@ -248,8 +244,13 @@ export class FairRunner implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(`fair stage take: ${(error as Error).message}`);
       return;
     }
-    for (const task of taken) this.leased.set(task.taskId, task);
-    this.ahead.push(...taken);
+    this.hold(taken);
+  }
+
+  /** Tasks leased to this runner (taken or handed): held until a slot starts them. */
+  private hold(tasks: TakenTask[]): void {
+    for (const task of tasks) this.leased.set(task.taskId, task);
+    this.ahead.push(...tasks);
     this.startNext();
   }
 

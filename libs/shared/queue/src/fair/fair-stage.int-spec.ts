@@ -34,6 +34,27 @@ describe('FairStage (Redis)', () => {
     for (let i = 0; i < n; i++)
       await fair.add({ accountId: account, taskId: `${account}${i}` }, { weight: WEIGHTS[level] });
   }
+  /**
+   * A subscriber to `channels` under the prefix; `heard(n)` waits briefly for n messages
+   * (`channel-without-prefix:message`) and gives what came.
+   */
+  async function listen(prefix: string, ...channels: string[]) {
+    const listener = new Redis(url);
+    const messages: string[] = [];
+    listener.on('message', (channel: string, message: string) =>
+      messages.push(`${channel.slice(prefix.length + 1)}:${message}`),
+    );
+    await listener.subscribe(...channels.map((channel) => `${prefix}:${channel}`));
+    return {
+      async heard(n: number) {
+        await redis.ping(); // the listener has had time to hear what came before
+        for (let i = 0; i < 50 && messages.length < n; i++)
+          await new Promise((r) => setTimeout(r, 10));
+        return messages;
+      },
+      close: () => listener.disconnect(),
+    };
+  }
   const accountsOf = (taken: TakenTask[]) => taken.map((t) => t.accountId).join('');
   const idsOf = (taken: TakenTask[]) => taken.map((t) => t.taskId);
 
@@ -113,22 +134,15 @@ describe('FairStage (Redis)', () => {
 
   it('publishes the fair-work notice when it leaves idle, and the ends it was told of when asked', async () => {
     const { fair, prefix } = stage();
-    const listener = new Redis(url);
-    const heard: string[] = [];
-    listener.on('message', (channel: string, message: string) =>
-      heard.push(`${channel.slice(prefix.length + 1)}:${message}`),
-    );
-    await listener.subscribe(`${prefix}:fair-work`, `${prefix}:task-terminal`);
+    const listener = await listen(prefix, 'fair-work', 'task-terminal');
     try {
       await fill(fair, 'A', 3); // idle → ready once: one notice, not three
       const [first, second] = await fair.take(2);
       await fair.take(0, { finished: [first] }); // not asked: the caller publishes itself
       await fair.take(0, { finished: [second], announceFinished: true });
-      await redis.ping(); // the listener has had time to hear what came before
-      for (let i = 0; i < 50 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(heard).toEqual(['fair-work:', `task-terminal:${second.taskId}`]);
+      expect(await listener.heard(2)).toEqual(['fair-work:', `task-terminal:${second.taskId}`]);
     } finally {
-      listener.disconnect();
+      listener.close();
     }
   });
 
@@ -287,10 +301,7 @@ describe('FairStage (Redis)', () => {
     it('hands a batch up to the free slots, in fair order; the rest wakes the others', async () => {
       const { fair, prefix } = stage();
       await fair.take(2, { taker: idle('w') });
-      const woken = jest.fn();
-      const listener = new Redis(url);
-      listener.on('message', woken);
-      await listener.subscribe(`${prefix}:fair-work`);
+      const listener = await listen(prefix, 'fair-work');
       try {
         await fair.addAll(
           ['A0', 'A1', 'B0'].map((taskId) => ({
@@ -301,12 +312,9 @@ describe('FairStage (Redis)', () => {
         expect((await inbox(prefix, 'w')).map((item) => item.split(' ')[1])).toEqual(['A0', 'B0']);
         // Its two slots are spoken for: what is left waits for a take, and the notice says so.
         expect(idsOf(await fair.take(5))).toEqual(['A1']);
-        await redis.ping();
-        for (let i = 0; i < 50 && !woken.mock.calls.length; i++)
-          await new Promise((r) => setTimeout(r, 10));
-        expect(woken).toHaveBeenCalledTimes(1);
+        expect(await listener.heard(1)).toEqual(['fair-work:']);
       } finally {
-        listener.disconnect();
+        listener.close();
       }
     });
 

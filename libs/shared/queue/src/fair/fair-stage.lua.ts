@@ -13,7 +13,7 @@ export const PACE_BUCKET_MS = 10_000;
  * taker pops it within milliseconds, or, dead, never (its lease lapses and
  * EXPIRED restages it; the inbox goes with this).
  */
-export const INBOX_MS = 600_000;
+const INBOX_MS = 600_000;
 
 /**
  * The fair stage's scripts (FairStage describes the keys). Each starts with
@@ -118,9 +118,9 @@ end
  * said they are idle (TAKE's registration; the one with the most free slots
  * first), up to their free slots: taken for each as TAKE would (its turn had
  * come: nothing was ahead of it), and pushed to its inbox, where it waits on
- * it. Only what is left
- * wakes the others: the notice goes out from the script, so a submit at a
- * moderate rate reaches a worker without a round trip of its own.
+ * it. Only what is left wakes the others: the notice goes out from the
+ * script, so a submit at a moderate rate reaches a worker without a round
+ * trip of its own.
  */
 const ADD = `
 local idle = redis.call('ZCARD', KEYS[1]) == 0
