@@ -81,7 +81,9 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
       expect.stringMatching(/^image-alt: /),
     ]);
     await bare.close();
-  });
+    // (Not Jest's default 5 s: the first axe-core run in a new page took 2.2 s beside the
+    // gateway's suite, which leaves CI's busy two cores little margin.)
+  }, 30_000);
 
   it('refuses a wrong key with the catalogue’s message, then signs in', async () => {
     const answer = await page.goto(`${platform.gateway}/console`);
