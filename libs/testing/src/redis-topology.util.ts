@@ -28,9 +28,12 @@ export interface RedisTestTopology {
   stop(): Promise<void>;
 }
 
+/** How long one `redis-cli` command may take. */
+const CLI_MS = 10_000;
+
 /** Runs `redis-cli` against a port; its trimmed output. */
 export async function redisCli(port: number, ...args: string[]): Promise<string> {
-  return redisCliWithin(10_000, port, ...args);
+  return redisCliWithin(CLI_MS, port, ...args);
 }
 
 /** `redisCli` given `ms` to finish (a cluster's creation waits for its nodes to agree). */
@@ -226,9 +229,10 @@ class RedisProcesses {
 
   /** `redis-cli` against one of these servers, over TLS as the ACL user when they use them. */
   cli(port: number, ...args: string[]): Promise<string> {
-    return this.cliWithin(10_000, port, ...args);
+    return this.cliWithin(CLI_MS, port, ...args);
   }
 
+  /** `cli` given `ms` to finish. */
   cliWithin(ms: number, port: number, ...args: string[]): Promise<string> {
     // Over TLS the data nodes require the ACL user, the Sentinels their password.
     const tls = this.tls ? tlsCliArgs(this.tls, this.sentinelPorts.has(port)) : [];
