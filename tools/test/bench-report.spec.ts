@@ -3,14 +3,23 @@ import path from 'node:path';
 
 // The bench's table: rows judged against their targets, and figures shown without one.
 const MODULE = path.resolve(__dirname, '../bench/lib/report.mjs');
+const STATS = path.resolve(__dirname, '../bench/lib/stats.mjs');
+const STREAMS = path.resolve(__dirname, '../bench/lib/event-streams.mjs');
+
+/** Runs `expression` with the module at `file` as `m`; its value as JSON. */
+function evaluate(file: string, expression: string): unknown {
+  const script = `import * as m from ${JSON.stringify(file)}; console.log(JSON.stringify(${expression}));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  );
+}
 
 function table(rows: unknown[], saturation?: unknown): string[] {
-  const script = `import * as m from ${JSON.stringify(MODULE)}; console.log(m.renderTable(${JSON.stringify(rows)}, ${JSON.stringify(saturation)}));`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n');
+  const rendered = evaluate(
+    MODULE,
+    `m.renderTable(${JSON.stringify(rows)}, ${JSON.stringify(saturation)})`,
+  ) as string;
+  return rendered.trim().split('\n');
 }
 
 const agg = (median: number) => ({ median, min: median, max: median });
@@ -28,5 +37,33 @@ describe('bench table', () => {
       '| judged | 3 [3–3] | 2 [2–2] | 1.5 | ratio ≤ 1.2 | no | 1500 |',
       '| shown | 25 [25–25] | — | — | — | — | 1500 |',
     ]);
+  });
+});
+
+describe('bench figures a run could not measure', () => {
+  it('aggregates the runs that measured a figure and keeps the others as null', () => {
+    const runs = [
+      { kb: null, cpu: 4 },
+      { kb: 12.5, cpu: 3 },
+      { kb: null, cpu: 10 },
+    ];
+    expect(evaluate(STATS, `m.aggRuns(${JSON.stringify(runs)})`)).toEqual({
+      kb: { median: 12.5, min: 12.5, max: 12.5, runs: [null, 12.5, null] },
+      cpu: { median: 4, min: 3, max: 10, runs: [4, 3, 10] },
+    });
+  });
+
+  it('shows a figure no run measured as n/a, not met', () => {
+    const ours = evaluate(STATS, 'm.aggRuns([{ kb: null }, { kb: null }])') as { kb: unknown };
+    const lines = table([
+      { metric: 'RSS per stream', ours: ours.kb, target: { kind: 'abs<=', value: 64 } },
+    ]);
+    expect(lines[2]).toBe('| RSS per stream | n/a | — | — | value ≤ 64 | n/a | — |');
+  });
+
+  it('gives no RSS per stream when the RSS fell between the windows (a collection hid it)', () => {
+    const mb = 1024 * 1024;
+    expect(evaluate(STREAMS, `m.rssPerStream(${200 * mb}, ${210 * mb}, 1000)`)).toBe(10.24);
+    expect(evaluate(STREAMS, `m.rssPerStream(${200 * mb}, ${180 * mb}, 1000)`)).toBeNull();
   });
 });

@@ -61,12 +61,36 @@ async function deleteAll(baseUrl, ids, owners) {
   if (left.length) throw new Error(`event streams: ${left.length} followed tasks not deleted`);
 }
 
-/** CPU (µs per second) of each process group over `ms`. */
-async function cpuRate(groups, ms) {
+/** How often the gateway's RSS is read during a CPU window. */
+const RSS_SAMPLE_MS = 250;
+
+/**
+ * CPU (µs per second) of each process group over `ms`, and the median of the
+ * gateway's RSS read every RSS_SAMPLE_MS meanwhile: one reading taken just
+ * before or after a collection would move the figure by megabytes.
+ */
+async function cpuRate(groups, ms, pid) {
   const before = cpuSnapshot(groups);
-  await sleep(ms);
+  const rss = [];
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(RSS_SAMPLE_MS))
+    rss.push(rssBytes(pid));
+  const seconds = ms / 1000;
   const delta = cpuDelta(before, cpuSnapshot(groups));
-  return Object.fromEntries(Object.entries(delta).map(([k, s]) => [k, (s * 1e6) / (ms / 1000)]));
+  return {
+    cpu: Object.fromEntries(Object.entries(delta).map(([k, s]) => [k, (s * 1e6) / seconds])),
+    rss: median(rss),
+  };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * KB per stream from the two medians; null (not measured, the row says n/a)
+ * when the RSS fell: a collection between the windows (V8's memory reducer in
+ * an idle gateway gives back tens of MB) hid what the streams hold.
+ */
+export function rssPerStream(before, open, streams) {
+  return open < before ? null : r2((open - before) / 1024 / streams);
 }
 
 export async function eventStreams({ platform, keys, streams = 1000, idleMs = 10_000 }) {
@@ -81,8 +105,7 @@ export async function eventStreams({ platform, keys, streams = 1000, idleMs = 10
       )),
     );
   await sleep(1000);
-  const idle = await cpuRate(groups, idleMs);
-  const rssBefore = rssBytes(pid);
+  const idle = await cpuRate(groups, idleMs, pid);
   const opened = [];
   for (let i = 0; i < streams; i += 100)
     opened.push(
@@ -91,14 +114,13 @@ export async function eventStreams({ platform, keys, streams = 1000, idleMs = 10
       )),
     );
   await sleep(2000);
-  const rssOpen = rssBytes(pid);
-  const open = await cpuRate(groups, idleMs);
+  const open = await cpuRate(groups, idleMs, pid);
   for (const stream of opened) stream.close();
   await deleteAll(platform.baseUrl, ids, owners);
-  const perStream = (name) => r2(Math.max(0, open[name] - idle[name]) / streams);
+  const perStream = (name) => r2(Math.max(0, open.cpu[name] - idle.cpu[name]) / streams);
   return {
     streams: opened.length,
-    rss_kb_per_stream: r2((rssOpen - rssBefore) / 1024 / streams),
+    rss_kb_per_stream: rssPerStream(idle.rss, open.rss, streams),
     gateway_cpu_us_per_stream_s: perStream('gateway'),
     redis_cpu_us_per_stream_s: perStream('redis'),
     postgres_cpu_us_per_stream_s: perStream('postgres'),

@@ -74,9 +74,36 @@ export function submitOnce(agent, baseUrl, key, query = '', body = SUBMIT_BODY) 
   });
 }
 
-/** Sends `rate` submits per second for `seconds`, on schedule whatever the answers do. */
-export async function openLoop({ baseUrl, keys, rate, seconds, query = '', body = SUBMIT_BODY }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+const keepAliveAgent = () => new http.Agent({ keepAlive: true, maxSockets: 128 });
+
+/**
+ * Runs `use(agent)` with one keep-alive agent, destroyed afterwards: a warm-up
+ * and the window it warms share their connections, as the floor's e2e script
+ * does, so the window does not open its own.
+ */
+export async function withAgent(use) {
+  const agent = keepAliveAgent();
+  try {
+    return await use(agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Sends `rate` submits per second for `seconds`, on schedule whatever the
+ * answers do; on `agent`'s connections if given (left open), else on its own.
+ */
+export async function openLoop({
+  baseUrl,
+  keys,
+  rate,
+  seconds,
+  query = '',
+  body = SUBMIT_BODY,
+  agent: shared,
+}) {
+  const agent = shared ?? keepAliveAgent();
   const total = Math.round(rate * seconds);
   const records = [];
   const pending = [];
@@ -93,7 +120,7 @@ export async function openLoop({ baseUrl, keys, rate, seconds, query = '', body 
     );
   }
   await Promise.all(pending);
-  agent.destroy();
+  if (!shared) agent.destroy();
   return records;
 }
 

@@ -1,7 +1,7 @@
 // The six measurements of issue 11, each one run against a started platform.
 import http from 'node:http';
 import { cpuDelta, cpuSnapshot, rssBytes } from './proc.mjs';
-import { cannon, now, openLoop, SUBMIT_BODY, SUBMIT_PATH } from './load.mjs';
+import { cannon, now, openLoop, SUBMIT_BODY, SUBMIT_PATH, withAgent } from './load.mjs';
 import { latency, r2 } from './stats.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -55,9 +55,14 @@ export async function submitThroughput({ platform, keys, notices, duration }) {
 
 /** 2. Fixed 200 submits/s for 10 s: submit latency, submit → terminal notice, and CPU per task. */
 export async function fixedRate({ platform, keys, notices, rate, duration }) {
-  await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2 }); // warm-up, discarded
-  const before = cpuSnapshot(groups(platform));
-  const records = await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration });
+  const { before, records } = await withAgent(async (agent) => {
+    await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2, agent }); // warm-up, discarded
+    const before = cpuSnapshot(groups(platform));
+    return {
+      before,
+      records: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration, agent }),
+    };
+  });
   const ok = records.filter((r) => r.status === 200 && r.id);
   await notices.waitFor(ok.map((r) => r.id));
   const cpu = cpuPerTask(platform, before, ok.length);
@@ -123,42 +128,51 @@ export async function webhookDelay({ platform, keys, notices, rate, duration }) 
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = encodeURIComponent(`http://127.0.0.1:${receiver.address().port}/hook`);
   try {
-    // 2 s of warm-up, discarded, as in the fixed-rate scenario and the floor's:
-    // the dispatcher's first deliveries open its pools and connections.
-    const warm = await openLoop({
-      baseUrl: platform.baseUrl,
-      keys,
-      rate,
-      seconds: 2,
-      query: `?webhook=${hook}`,
-    });
-    const warmIds = warm.filter((r) => r.status === 200 && r.id).map((r) => r.id);
-    const warmDeadline = Date.now() + 30_000;
-    while (Date.now() < warmDeadline && warmIds.some((id) => !arrivals.has(id))) await sleep(50);
-    const records = await openLoop({
-      baseUrl: platform.baseUrl,
-      keys,
-      rate,
-      seconds: duration,
-      query: `?webhook=${hook}`,
-    });
-    const ids = records.filter((r) => r.status === 200 && r.id).map((r) => r.id);
-    await notices.waitFor(ids);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && ids.some((id) => !arrivals.has(id))) await sleep(50);
-    const delays = ids
-      .filter((id) => arrivals.has(id) && notices.seen.has(id))
-      .map((id) => arrivals.get(id) - notices.seen.get(id));
-    const l = latency(delays);
-    return {
-      webhook_delay_ms_p50: l.p50,
-      webhook_delay_ms_p99: l.p99,
-      delivered: l.n,
-      sent: ids.length,
-    };
+    return await withAgent((agent) =>
+      webhookWindows({ platform, keys, notices, rate, duration, hook, arrivals, agent }),
+    );
   } finally {
     receiver.close();
   }
+}
+
+/** The webhook delay's warm-up and window, on one agent's connections. */
+async function webhookWindows({ platform, keys, notices, rate, duration, hook, arrivals, agent }) {
+  // 2 s of warm-up, discarded, as in the fixed-rate scenario and the floor's:
+  // the dispatcher's first deliveries open its pools and connections.
+  const warm = await openLoop({
+    baseUrl: platform.baseUrl,
+    keys,
+    rate,
+    seconds: 2,
+    query: `?webhook=${hook}`,
+    agent,
+  });
+  const warmIds = warm.filter((r) => r.status === 200 && r.id).map((r) => r.id);
+  const warmDeadline = Date.now() + 30_000;
+  while (Date.now() < warmDeadline && warmIds.some((id) => !arrivals.has(id))) await sleep(50);
+  const records = await openLoop({
+    baseUrl: platform.baseUrl,
+    keys,
+    rate,
+    seconds: duration,
+    query: `?webhook=${hook}`,
+    agent,
+  });
+  const ids = records.filter((r) => r.status === 200 && r.id).map((r) => r.id);
+  await notices.waitFor(ids);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && ids.some((id) => !arrivals.has(id))) await sleep(50);
+  const delays = ids
+    .filter((id) => arrivals.has(id) && notices.seen.has(id))
+    .map((id) => arrivals.get(id) - notices.seen.get(id));
+  const l = latency(delays);
+  return {
+    webhook_delay_ms_p50: l.p50,
+    webhook_delay_ms_p99: l.p99,
+    delivered: l.n,
+    sent: ids.length,
+  };
 }
 
 /** 6. Gateway RSS growth while a 100 MB upload streams through it. */

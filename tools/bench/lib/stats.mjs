@@ -17,12 +17,18 @@ export function agg(values) {
   const s = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (s.length === 0) return { median: NaN, min: NaN, max: NaN, runs: values };
   const med = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  return { median: r2(med), min: r2(s[0]), max: r2(s[s.length - 1]), runs: values.map(r2) };
+  return {
+    median: r2(med),
+    min: r2(s[0]),
+    max: r2(s[s.length - 1]),
+    runs: values.map((v) => (Number.isFinite(v) ? r2(v) : null)),
+  };
 }
 
 /** Aggregates every numeric leaf across runs: [{a:1}, {a:2}] → {a: agg([1,2])}. */
 export function aggRuns(runs) {
-  const first = runs[0];
+  // A run may leave a figure unmeasured (null): the others' still aggregate.
+  const first = runs.find((r) => r !== null && r !== undefined) ?? runs[0];
   if (typeof first === 'number') return agg(runs);
   if (first && typeof first === 'object') {
     return Object.fromEntries(Object.keys(first).map((k) => [k, aggRuns(runs.map((r) => r?.[k]))]));

@@ -1,11 +1,13 @@
 // Submit latency alone at a fixed rate (open loop, after 2 s of discarded
 // warm-up): for phases whose tasks may not finish soon (behind a backlog).
-import { openLoop } from './load.mjs';
+import { openLoop, withAgent } from './load.mjs';
 import { latency } from './stats.mjs';
 
 export async function submitLatency({ platform, keys, rate, duration }) {
-  const warm = await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2 }); // discarded
-  const records = await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration });
+  const { warm, records } = await withAgent(async (agent) => ({
+    warm: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2, agent }), // discarded
+    records: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration, agent }),
+  }));
   const ok = records.filter((r) => r.status === 200 && r.id);
   const submit = latency(ok.map((r) => r.doneAt - r.sentAt));
   return {
