@@ -3,7 +3,7 @@
 // (queue positions are read every 2 s for the waiting ones).
 import http from 'node:http';
 import { cpuDelta, cpuSnapshot, rssBytes } from './proc.mjs';
-import { r2 } from './stats.mjs';
+import { agg, r2 } from './stats.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,11 +78,9 @@ async function cpuRate(groups, ms, pid) {
   const delta = cpuDelta(before, cpuSnapshot(groups));
   return {
     cpu: Object.fromEntries(Object.entries(delta).map(([k, s]) => [k, (s * 1e6) / seconds])),
-    rss: median(rss),
+    rss: agg(rss).median,
   };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * KB per stream from the two medians; null (not measured, the row says n/a)
