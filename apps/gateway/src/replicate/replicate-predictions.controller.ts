@@ -78,7 +78,7 @@ export interface ReplicatePage<T> {
  * answered in Replicate's problem shape). A Replicate `owner/name` is a
  * genhub `provider/model`; a version is one of its run types.
  */
-/** Created or processing: what a cancel deletes, and what a wait that ran out answers `starting`. */
+/** Created or processing: what a cancel deletes, and what a create answers as `starting`. */
 const isOpen = (status: TaskStatus): boolean => OPEN_STATUSES.includes(status);
 
 /** What both create routes take besides their body. */
@@ -328,12 +328,10 @@ export class ReplicatePredictionsController {
         : (await this.syncSubmit.execute(input, waitMs)).id;
     const task = await this.tasks.findOwnedTaskEvenDeleted(account.id, id);
     if (!task) throw new AppException('not_found');
-    // A wait that ran out answers `starting`: the client's run() polls only that status.
-    return replicatePredictionOf(
-      task,
-      base,
-      waitMs !== undefined && isOpen(task.status) ? 'starting' : undefined,
-    );
+    // A create answers what it created, `starting`, while the task is open: an idle worker may
+    // have claimed it before this read (decision 0143), and a wait that ran out must answer
+    // `starting` too, the only status the client's run() polls.
+    return replicatePredictionOf(task, base, isOpen(task.status) ? 'starting' : undefined);
   }
 
   /** The API root the client called (PUBLIC_BASE_URL when set, as every link of the gateway). */
