@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ApiKeyRepository,
   generateApiKey,
@@ -166,6 +167,21 @@ describe('ApiKeyAuthenticator', () => {
     await changes.accountChanged('a1');
     await auth.authenticate(`Bearer ${key}`);
     expect(findCredentialByHash).toHaveBeenCalledTimes(2);
+  });
+
+  it('names a cached key by its SHA-256: the cache holds neither the key nor its stored hash', async () => {
+    const { auth, findCredentialByHash } = await setup({ [hashApiKey(PEPPER, key)]: credential });
+    await auth.authenticate(`Bearer ${key}`);
+    // The look-up still reads by the peppered hash, the one the database stores.
+    expect(findCredentialByHash).toHaveBeenCalledWith(hashApiKey(PEPPER, key));
+    expect(auth.cache.get(createHash('sha256').update(key).digest('base64url'))).toEqual(
+      credential,
+    );
+    expect(auth.cache.get(key)).toBeUndefined();
+    expect(auth.cache.get(hashApiKey(PEPPER, key))).toBeUndefined();
+    // Another key of the same account is its own entry.
+    const other = generateApiKey();
+    expect(auth.cache.get(createHash('sha256').update(other).digest('base64url'))).toBeUndefined();
   });
 
   it('carries the operator cap with the level; a change notice makes the next call read the new ones', async () => {
