@@ -16,7 +16,7 @@ import { AuthenticatedAccount } from './authenticated-account.util';
 
 /**
  * The cache's name for a bearer key: its SHA-256, a quarter of the peppered
- * HMAC's cost (which a hit no longer pays, decision 0144), and, like it, no
+ * HMAC's cost (which a hit no longer pays, decision 0011), and, like it, no
  * way back to the key: the cache never holds a key a memory dump could give
  * away. A key is 32 random bytes, so an unpeppered hash is as safe a name.
  */
