@@ -67,3 +67,26 @@ describe('bench figures a run could not measure', () => {
     expect(evaluate(STREAMS, `m.rssPerStream(${200 * mb}, ${180 * mb}, 1000)`)).toBeNull();
   });
 });
+
+describe('which results are kept', () => {
+  it('keeps a result per machine, kind of day (by the floor’s saturation) and --only scenario', () => {
+    const machine = { kind: '2 × AMD EPYC' };
+    const kinds = evaluate(
+      MODULE,
+      `[
+        { machine: ${JSON.stringify(machine)}, floor_saturation: { median: 658 } },
+        { machine: ${JSON.stringify(machine)}, floor_saturation: { median: 999 }, only: 'rates' },
+        { machine: ${JSON.stringify(machine)}, floor_saturation: { median: 1000 } },
+        { machine: ${JSON.stringify(machine)}, only: 'noisy-neighbour' },
+        {},
+      ].map(m.keptKind)`,
+    );
+    expect(kinds).toEqual([
+      '2 × AMD EPYC, a slow day',
+      '2 × AMD EPYC, a slow day, --only rates',
+      '2 × AMD EPYC, a fast day',
+      '2 × AMD EPYC, --only noisy-neighbour',
+      '(machine not recorded)',
+    ]);
+  });
+});

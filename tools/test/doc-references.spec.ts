@@ -7,8 +7,8 @@ import path from 'node:path';
  * (docs/decisions/README.md) lists every note, every decision number cited
  * anywhere is in it (outside the notes, a live one: a folded note's number is
  * retired), every relative Markdown link and its #heading resolve, and the
- * bench keeps one committed result per machine kind (and one per kind of each
- * `--only` scenario), each one a document names present. Reads files only: no build, no database.
+ * bench keeps one committed result per kind (machine, kind of day, `--only`
+ * scenario: `keptKind`), each one a document names present. Reads files only: no build, no database.
  */
 const root = path.resolve(__dirname, '../..');
 const DECISIONS = 'docs/decisions';
@@ -198,13 +198,26 @@ describe('Markdown links', () => {
 describe('bench results', () => {
   const committed = git('ls-files', '--cached', RESULTS).filter((file) => file.endsWith('.json'));
 
-  it('keeps one committed result per machine kind, a full run apart from an --only one (git history keeps the rest)', () => {
+  it('keeps one committed result per kind: machine, kind of day and --only scenario (git history keeps the rest)', () => {
+    // What keptKind reads of each result: the rest (every run's figures) need not travel.
+    const results = committed.map((file) => {
+      const { machine, floor_saturation, only } = JSON.parse(read(file)) as Record<string, unknown>;
+      return { machine, floor_saturation, only };
+    });
+    const script = `import { keptKind } from ${JSON.stringify(path.join(root, 'tools/bench/lib/report.mjs'))};
+      const results = JSON.parse(await new Promise((r) => { let s = ''; process.stdin.on('data', (c) => (s += c)).on('end', () => r(s)); }));
+      console.log(JSON.stringify(results.map(keptKind)));`;
+    const names = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        input: JSON.stringify(results),
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      }),
+    ) as string[];
     const kinds = new Map<string, string[]>();
-    for (const file of committed) {
-      const result = JSON.parse(read(file)) as { machine?: { kind?: string }; only?: string };
-      const kind = `${result.machine?.kind ?? '(machine not recorded)'}${result.only ? ` --only ${result.only}` : ''}`;
-      kinds.set(kind, [...(kinds.get(kind) ?? []), path.basename(file)]);
-    }
+    names.forEach((kind, i) =>
+      kinds.set(kind, [...(kinds.get(kind) ?? []), path.basename(committed[i])]),
+    );
     expect([...kinds].filter(([, files]) => files.length > 1)).toEqual([]);
   });
 
