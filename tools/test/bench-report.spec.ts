@@ -90,3 +90,13 @@ describe('which results are kept', () => {
     ]);
   });
 });
+
+describe('a latency window’s warm-up', () => {
+  const LOAD = path.resolve(__dirname, '../bench/lib/load.mjs');
+
+  it('lasts 2 s, as the floor’s, and long enough to use every key once (the gateway caches a key at first use)', () => {
+    expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 600)')).toBe(2);
+    expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 200)')).toBe(5);
+    expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(20), 10)')).toBe(2);
+  });
+});

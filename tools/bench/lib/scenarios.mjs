@@ -1,7 +1,15 @@
 // The six measurements of issue 11, each one run against a started platform.
 import http from 'node:http';
 import { cpuDelta, cpuSnapshot, rssBytes } from './proc.mjs';
-import { cannon, now, openLoop, SUBMIT_BODY, SUBMIT_PATH, withAgent } from './load.mjs';
+import {
+  cannon,
+  now,
+  openLoop,
+  SUBMIT_BODY,
+  SUBMIT_PATH,
+  warmUpSeconds,
+  withAgent,
+} from './load.mjs';
 import { latency, r2 } from './stats.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -56,7 +64,8 @@ export async function submitThroughput({ platform, keys, notices, duration }) {
 /** 2. Fixed 200 submits/s for 10 s: submit latency, submit → terminal notice, and CPU per task. */
 export async function fixedRate({ platform, keys, notices, rate, duration }) {
   const { before, records } = await withAgent(async (agent) => {
-    await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2, agent }); // warm-up, discarded
+    const seconds = warmUpSeconds(keys, rate);
+    await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds, agent }); // warm-up, discarded
     const before = cpuSnapshot(groups(platform));
     return {
       before,
@@ -138,13 +147,13 @@ export async function webhookDelay({ platform, keys, notices, rate, duration }) 
 
 /** The webhook delay's warm-up and window, on one agent's connections. */
 async function webhookWindows({ platform, keys, notices, rate, duration, hook, arrivals, agent }) {
-  // 2 s of warm-up, discarded, as in the fixed-rate scenario and the floor's:
-  // the dispatcher's first deliveries open its pools and connections.
+  // The warm-up, discarded, as in the fixed-rate scenario (warmUpSeconds): the
+  // dispatcher's first deliveries open its pools and connections.
   const warm = await openLoop({
     baseUrl: platform.baseUrl,
     keys,
     rate,
-    seconds: 2,
+    seconds: warmUpSeconds(keys, rate),
     query: `?webhook=${hook}`,
     agent,
   });

@@ -1,11 +1,18 @@
-// Submit latency alone at a fixed rate (open loop, after 2 s of discarded
-// warm-up): for phases whose tasks may not finish soon (behind a backlog).
-import { openLoop, withAgent } from './load.mjs';
+// Submit latency alone at a fixed rate (open loop, after a discarded warm-up:
+// warmUpSeconds): for phases whose tasks may not finish soon (behind a backlog).
+import { openLoop, warmUpSeconds, withAgent } from './load.mjs';
 import { latency } from './stats.mjs';
 
 export async function submitLatency({ platform, keys, rate, duration }) {
   const { warm, records } = await withAgent(async (agent) => ({
-    warm: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: 2, agent }), // discarded
+    // discarded
+    warm: await openLoop({
+      baseUrl: platform.baseUrl,
+      keys,
+      rate,
+      seconds: warmUpSeconds(keys, rate),
+      agent,
+    }),
     records: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration, agent }),
   }));
   const ok = records.filter((r) => r.status === 200 && r.id);
