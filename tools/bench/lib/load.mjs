@@ -77,7 +77,7 @@ export function submitOnce(agent, baseUrl, key, query = '', body = SUBMIT_BODY) 
 /**
  * The discarded warm-up before a latency window, in seconds: 2, as the floor's e2e script's, and
  * at least one submit per key. The floor pipeline holds every key in memory from its start; the
- * gateway caches a key at its first use (decision 0123), so a window that began after 2 s at
+ * gateway caches a key at its first use (decisions 0011, 0123), so a window that began after 2 s at
  * 210/s over 1,000 keys met 580 of them for the first time, each a read and a `last_used_at`
  * write the floor never pays (a start-up transient, not the moderate load the window measures).
  */

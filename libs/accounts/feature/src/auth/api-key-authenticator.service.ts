@@ -32,11 +32,12 @@ const BEARER = /^bearer +(\S+) *$/i;
 /**
  * Turns an Authorization header into the calling account. Hot path: a cached
  * key costs one SHA-256 and a map read; a miss costs the key's HMAC and one
- * indexed read (concurrent misses for one key share it). Revocations and suspensions arrive on
- * PubSubChannel.AuthChanged and drop the account's entries on every replica. The
- * cache is on only while that subscription is up: off before it succeeds and
- * from a lost connection until it is back (emptied then), so a change is never
- * missed for want of its notice (decision 0123).
+ * indexed read (concurrent misses for one key share it). Revocations and
+ * suspensions arrive on PubSubChannel.AuthChanged and drop the account's
+ * entries on every replica. The cache is on only while that subscription is
+ * up: off before it succeeds and from a lost connection until it is back
+ * (emptied then), so a change is never missed for want of its notice
+ * (decision 0123).
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {

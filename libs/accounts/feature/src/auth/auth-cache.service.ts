@@ -13,9 +13,10 @@ interface Entry {
 }
 
 /**
- * A key's cache name (its SHA-256, never the key) → credential, in process. Bounded (oldest entries go first) and
- * short-lived; `invalidateAccount` is called on every auth change, here and,
- * through pub/sub, on every other replica. The epoch guards against a look-up
+ * A key's cache name (its SHA-256, never the key) → credential, in process.
+ * Bounded (oldest entries go first) and short-lived; `invalidateAccount` is
+ * called on every auth change, here and, through pub/sub, on every other
+ * replica. The epoch guards against a look-up
  * that started before an invalidation storing what it read afterwards. While
  * `suspended` (no way to hear of changes) it keeps and answers nothing.
  */
