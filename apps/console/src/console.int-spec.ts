@@ -114,11 +114,11 @@ describe('the web console in a browser (built gateway + task-worker)', () => {
     await image.waitFor({ timeout: 30_000 });
     await page.getByText('completed', { exact: true }).waitFor();
     expect(
-      await image.evaluate((img: HTMLImageElement) => [
-        img.complete,
-        img.naturalWidth,
-        img.naturalHeight,
-      ]),
+      await image.evaluate(async (img: HTMLImageElement) => {
+        // On a busy machine the element comes before its bytes: wait (a broken image rejects).
+        await img.decode();
+        return [img.complete, img.naturalWidth, img.naturalHeight];
+      }),
     ).toEqual([true, 512, 288]);
     await screen('playground-image');
   }, 45_000);
