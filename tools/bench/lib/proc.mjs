@@ -13,9 +13,12 @@ function statFields(pid) {
   }
 }
 
+/** A process's own CPU seconds (utime + stime) from its stat fields. */
+const ownSeconds = (f) => (Number(f[11]) + Number(f[12])) / CLK_TCK;
+
 export function cpuSeconds(pid) {
   const f = statFields(pid);
-  return f ? (Number(f[11]) + Number(f[12])) / CLK_TCK : 0;
+  return f ? ownSeconds(f) : 0;
 }
 
 export function rssBytes(pid) {
@@ -52,7 +55,7 @@ function commGroup(prefix) {
   for (const pid of pids) {
     const f = statFields(pid);
     if (!f) continue;
-    perPid[pid] = (Number(f[11]) + Number(f[12])) / CLK_TCK;
+    perPid[pid] = ownSeconds(f);
     if (!pids.has(Number(f[1]))) reaped += (Number(f[13]) + Number(f[14])) / CLK_TCK;
   }
   return { perPid, reaped };
