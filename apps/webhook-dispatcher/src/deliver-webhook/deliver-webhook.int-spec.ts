@@ -472,22 +472,24 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
   describe('an HTTPS receiver whose certificate a private CA signed (OUTBOUND_TLS_CA)', () => {
     let ca: TestCertificateAuthority;
     let https: WebhookReceiver;
-    let plain: Dispatcher;
-    let trusting: Dispatcher;
+    let plain: Dispatcher | undefined;
+    let trusting: Dispatcher | undefined;
     beforeAll(async () => {
       ca = createTestCertificateAuthority();
       https = await receiver(undefined, ca.issue(['localhost', '127.0.0.1']));
-      // One attempt each: the certificate error is recorded on it.
-      plain = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0' });
-      trusting = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0', OUTBOUND_TLS_CA: ca.file });
     });
-    afterAll(async () => {
+    // One dispatcher at a time: any dispatcher claims any due delivery from the table
+    // (decision 0141), so the other one's poll could take this test's. One attempt each:
+    // the certificate error is recorded on it.
+    afterEach(async () => {
       await plain?.stop();
       await trusting?.stop();
-      ca?.remove();
+      plain = trusting = undefined;
     });
+    afterAll(() => ca?.remove());
 
     it('refuses it without the setting: nothing is sent, the attempt records the certificate error', async () => {
+      plain = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0' });
       const accountId = (
         await plain.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
       ).id;
@@ -506,6 +508,7 @@ describe('webhook dispatcher (real receivers, BullMQ, PostgreSQL)', () => {
     });
 
     it('delivers to it with the CA in OUTBOUND_TLS_CA', async () => {
+      trusting = await Dispatcher.start({ WEBHOOK_RETRY_DELAYS_MS: '0', OUTBOUND_TLS_CA: ca.file });
       const accountId = (
         await trusting.accounts.createAccount({ currency: 'USD', accountLevel: 'Bronze' })
       ).id;
