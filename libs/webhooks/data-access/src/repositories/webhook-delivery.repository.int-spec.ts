@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@genhub/database';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
@@ -215,6 +216,60 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
       expect(await claimedIds(10)).toEqual([]);
       await new Promise((r) => setTimeout(r, 300));
       expect(await claimedIds(10)).toEqual([a.taskId]);
+    });
+
+    it('walks the due index and the primary key, even with plans made while the table was small (decision 0144)', async () => {
+      // One connection, whose plans PostgreSQL prints to it (auto_explain at NOTICE level).
+      const single = new DataSource(
+        dataSourceOptions({ url: process.env.DATABASE_URL as string, poolSize: 1 }),
+      );
+      await single.initialize();
+      try {
+        const plans: string[] = [];
+        const runner = single.createQueryRunner();
+        const client = (await runner.connect()) as ClientBase;
+        client.on('notice', (notice) => plans.push(notice.message ?? ''));
+        for (const setting of [
+          `LOAD 'auto_explain'`,
+          `SET auto_explain.log_min_duration = 0`,
+          `SET auto_explain.log_level = notice`,
+          `SET client_min_messages = notice`,
+        ])
+          await runner.query(setting);
+        await runner.release();
+
+        // Seven rounds on a table of a few rows: a prepared statement's first
+        // five runs get plans of their own, the sixth makes the one it keeps.
+        const reads = new WebhookDeliveryRepository(single);
+        const claimed: string[] = [];
+        for (let round = 0; round < 7; round++) {
+          const a = await due(-1);
+          const [delivery] = await reads.claimDue(10, 60_000);
+          claimed.push(delivery.taskId);
+          expect(await reads.dueCounts(100)).toEqual({ waiting: 0, claimed: 1 });
+          expect((await reads.nextDue())!.getTime()).toBeGreaterThan(Date.now());
+          await reads.releaseDue([delivery], 60_000);
+          const [recorded] = await reads.recordAttempts([
+            { ...a, ...attempt(1, { statusCode: 200 }), outcome: 'delivered' },
+          ]);
+          expect(recorded).toBe(true);
+        }
+        expect(claimed).toHaveLength(7);
+
+        const onDeliveries = plans.filter((plan) => /on deliveries\b/.test(plan));
+        // Each round: the claim, the counts, the next due, the release, the record.
+        expect(onDeliveries.length).toBeGreaterThanOrEqual(7 * 5);
+        // Whole-table scans, by the line that names them: none.
+        const wholeTable = onDeliveries.flatMap((plan) =>
+          plan.split('\n').filter((line) => /(Seq|Bitmap Heap) Scan on deliveries\b/.test(line)),
+        );
+        expect(wholeTable).toEqual([]);
+        expect(
+          onDeliveries.filter((plan) => plan.includes('Index Scan using deliveries_due')).length,
+        ).toBeGreaterThanOrEqual(7 * 3);
+      } finally {
+        await single.destroy();
+      }
     });
   });
 });

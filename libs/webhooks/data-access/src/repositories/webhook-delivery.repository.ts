@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUUID } from 'class-validator';
-import { preparedQuery } from '@genhub/database';
+import { inIndexWalk, type LocalSettings, preparedQuery } from '@genhub/database';
 import { DeliveryEvent, DeliveryStatus } from '../rows';
 
 export interface DeliveryState {
@@ -100,6 +100,55 @@ function stateFromRow(row: DeliveryRow): DeliveryState {
     deliveredAt: row.delivered_at,
   };
 }
+
+/**
+ * Records attempts (each as if alone) and claims due deliveries, never one it
+ * records, in one statement (`recordAndClaim`, decision 0141).
+ */
+const RECORD_AND_CLAIM = `WITH input AS (
+       SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::uuid[], $5::int[],
+                            $6::text[], $7::timestamptz[], $8::int[], $9::int[], $10::text[],
+                            $11::int[])
+         AS i(i, task_id, event, account_id, attempt, status, started_at, duration_ms,
+              status_code, error, next_due_ms)),
+     moved AS (
+       UPDATE webhooks.deliveries d
+          SET attempts = i.attempt,
+              status = i.status,
+              delivered_at = CASE WHEN i.status = 'delivered' THEN now() ELSE NULL END,
+              updated_at = now(),
+              due_at = now() + i.next_due_ms * interval '1 millisecond',
+              claimed_until = NULL
+         FROM input i
+        WHERE d.task_id = i.task_id AND d.event = i.event AND d.account_id = i.account_id
+          AND d.status = 'pending' AND d.attempts < i.attempt
+        RETURNING i.i, d.task_id, d.event, i.attempt, i.started_at, i.duration_ms,
+                  i.status_code, i.error),
+     recorded AS (
+       INSERT INTO webhooks.attempts
+         (task_id, event, attempt, started_at, duration_ms, status_code, error)
+       SELECT task_id, event, attempt, started_at, duration_ms, status_code, error FROM moved),
+     due AS (
+       SELECT task_id, event FROM webhooks.deliveries d
+        WHERE due_at <= now() AND status = 'pending'
+          AND (claimed_until IS NULL OR claimed_until <= now())
+          AND NOT EXISTS (SELECT 1 FROM input i WHERE i.task_id = d.task_id AND i.event = d.event)
+        ORDER BY due_at LIMIT $12
+        FOR UPDATE SKIP LOCKED),
+     claimed AS (
+       UPDATE webhooks.deliveries d
+          SET claimed_until = now() + $13::integer * interval '1 millisecond'
+         FROM due
+        WHERE d.task_id = due.task_id AND d.event = due.event
+       RETURNING d.task_id, d.event, d.account_id, d.url, d.body, d.attempts, d.created_at,
+                 d.request_id)
+     SELECT moved.i, NULL::uuid AS task_id, NULL::text AS event, NULL::uuid AS account_id,
+            NULL::text AS url, NULL::text AS body, NULL::int AS attempts,
+            NULL::timestamptz AS created_at, NULL::text AS request_id
+       FROM moved
+     UNION ALL
+     SELECT NULL, task_id, event, account_id, url, body, attempts, created_at, request_id
+       FROM claimed`;
 
 /**
  * Deliveries and their attempt log. Every read is scoped by account; every
@@ -228,81 +277,40 @@ export class WebhookDeliveryRepository {
   /**
    * `recordAttempts` and `claimDue` in ONE statement and one commit: a busy
    * dispatcher's finished attempts ride with its next claim (decision 0141).
-   * A delivery being recorded is never claimed by the same statement.
+   * A delivery being recorded is never claimed by the same statement. Planned
+   * as an index walk (decision 0144), as are the other reads of the due
+   * deliveries below: a claim walks `deliveries_due` from its oldest entry
+   * and joins the rest on the primary key, whatever the table held when the
+   * connection planned it.
    */
   async recordAndClaim(
     records: readonly RecordAttemptInput[],
     limit: number,
     leaseMs: number,
   ): Promise<{ recorded: boolean[]; claimed: DueDelivery[] }> {
-    const manager = this.dataSource.manager;
-    const rows = await preparedQuery<
-      ({ i: number | null } & Pick<
-        DeliveryRow,
-        'task_id' | 'account_id' | 'url' | 'body' | 'attempts' | 'created_at'
-      > & { event: DeliveryEvent; request_id: string | null })[]
-    >(
-      manager,
-      `WITH ${relaxedCommit(manager)},
-       input AS (
-         SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::uuid[], $5::int[],
-                              $6::text[], $7::timestamptz[], $8::int[], $9::int[], $10::text[],
-                              $11::int[])
-           AS i(i, task_id, event, account_id, attempt, status, started_at, duration_ms,
-                status_code, error, next_due_ms)),
-       moved AS (
-         UPDATE webhooks.deliveries d
-            SET attempts = i.attempt,
-                status = i.status,
-                delivered_at = CASE WHEN i.status = 'delivered' THEN now() ELSE NULL END,
-                updated_at = now(),
-                due_at = now() + i.next_due_ms * interval '1 millisecond',
-                claimed_until = NULL
-           FROM input i
-          WHERE d.task_id = i.task_id AND d.event = i.event AND d.account_id = i.account_id
-            AND d.status = 'pending' AND d.attempts < i.attempt
-          RETURNING i.i, d.task_id, d.event, i.attempt, i.started_at, i.duration_ms,
-                    i.status_code, i.error),
-       recorded AS (
-         INSERT INTO webhooks.attempts
-           (task_id, event, attempt, started_at, duration_ms, status_code, error)
-         SELECT task_id, event, attempt, started_at, duration_ms, status_code, error FROM moved),
-       due AS (
-         SELECT task_id, event FROM webhooks.deliveries d
-          WHERE due_at <= now() AND status = 'pending'
-            AND (claimed_until IS NULL OR claimed_until <= now())
-            AND NOT EXISTS (SELECT 1 FROM input i WHERE i.task_id = d.task_id AND i.event = d.event)
-          ORDER BY due_at LIMIT $12
-          FOR UPDATE SKIP LOCKED),
-       claimed AS (
-         UPDATE webhooks.deliveries d
-            SET claimed_until = now() + $13::integer * interval '1 millisecond'
-           FROM due, relaxed_commit
-          WHERE d.task_id = due.task_id AND d.event = due.event
-         RETURNING d.task_id, d.event, d.account_id, d.url, d.body, d.attempts, d.created_at,
-                   d.request_id)
-       SELECT moved.i, NULL::uuid AS task_id, NULL::text AS event, NULL::uuid AS account_id,
-              NULL::text AS url, NULL::text AS body, NULL::int AS attempts,
-              NULL::timestamptz AS created_at, NULL::text AS request_id
-         FROM moved, relaxed_commit
-       UNION ALL
-       SELECT NULL, task_id, event, account_id, url, body, attempts, created_at, request_id
-         FROM claimed`,
-      [
-        records.map((_, i) => i),
-        records.map((a) => a.taskId),
-        records.map((a) => a.event ?? 'completed'),
-        records.map((a) => a.accountId),
-        records.map((a) => a.attempt),
-        records.map((a) => (a.outcome === 'failed' ? 'pending' : a.outcome)),
-        records.map((a) => a.startedAt),
-        records.map((a) => Math.max(0, Math.round(a.durationMs))),
-        records.map((a) => a.statusCode),
-        records.map((a) => a.error),
-        records.map((a) => (a.outcome === 'failed' ? (a.nextDueInMs ?? null) : null)),
-        limit,
-        leaseMs,
-      ],
+    type Row = { i: number | null } & Pick<
+      DeliveryRow,
+      'task_id' | 'account_id' | 'url' | 'body' | 'attempts' | 'created_at'
+    > & { event: DeliveryEvent; request_id: string | null };
+    const rows = await inIndexWalk(
+      this.dataSource,
+      (manager) =>
+        preparedQuery<Row[]>(manager, RECORD_AND_CLAIM, [
+          records.map((_, i) => i),
+          records.map((a) => a.taskId),
+          records.map((a) => a.event ?? 'completed'),
+          records.map((a) => a.accountId),
+          records.map((a) => a.attempt),
+          records.map((a) => (a.outcome === 'failed' ? 'pending' : a.outcome)),
+          records.map((a) => a.startedAt),
+          records.map((a) => Math.max(0, Math.round(a.durationMs))),
+          records.map((a) => a.statusCode),
+          records.map((a) => a.error),
+          records.map((a) => (a.outcome === 'failed' ? (a.nextDueInMs ?? null) : null)),
+          limit,
+          leaseMs,
+        ]),
+      RELAXED_COMMIT,
     );
     const recorded = new Set<number>();
     const claimed: DueDelivery[] = [];
@@ -326,12 +334,14 @@ export class WebhookDeliveryRepository {
 
   /** When the earliest claimable delivery falls due (or its claim lapses); undefined: none waits. */
   async nextDue(): Promise<Date | undefined> {
-    const rows = await preparedQuery<{ at: Date }[]>(
-      this.dataSource.manager,
-      `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
-         SELECT due_at, claimed_until FROM webhooks.deliveries
-          WHERE due_at IS NOT NULL AND status = 'pending' ORDER BY due_at LIMIT 1000) next`,
-      [],
+    const rows = await inIndexWalk(this.dataSource, (manager) =>
+      preparedQuery<{ at: Date }[]>(
+        manager,
+        `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
+           SELECT due_at, claimed_until FROM webhooks.deliveries
+            WHERE due_at IS NOT NULL AND status = 'pending' ORDER BY due_at LIMIT 1000) next`,
+        [],
+      ),
     );
     return rows[0]?.at ?? undefined;
   }
@@ -341,13 +351,15 @@ export class WebhookDeliveryRepository {
    * at most `cap` counted (a gauge for scaling, not an inventory).
    */
   async dueCounts(cap: number): Promise<{ waiting: number; claimed: number }> {
-    const [row] = await preparedQuery<{ waiting: number; claimed: number }[]>(
-      this.dataSource.manager,
-      `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
-              count(*) FILTER (WHERE claimed_until > now())::int AS claimed
-         FROM (SELECT claimed_until FROM webhooks.deliveries
-                WHERE due_at <= now() AND status = 'pending' LIMIT $1) due`,
-      [cap],
+    const [row] = await inIndexWalk(this.dataSource, (manager) =>
+      preparedQuery<{ waiting: number; claimed: number }[]>(
+        manager,
+        `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
+                count(*) FILTER (WHERE claimed_until > now())::int AS claimed
+           FROM (SELECT claimed_until FROM webhooks.deliveries
+                  WHERE due_at <= now() AND status = 'pending' LIMIT $1) due`,
+        [cap],
+      ),
     );
     return row ?? { waiting: 0, claimed: 0 };
   }
@@ -358,16 +370,19 @@ export class WebhookDeliveryRepository {
     inMs: number,
   ): Promise<void> {
     if (!deliveries.length) return;
-    const manager = this.dataSource.manager;
-    await preparedQuery(
-      manager,
-      `WITH ${relaxedCommit(manager)}
-       UPDATE webhooks.deliveries d
-          SET due_at = now() + $3::integer * interval '1 millisecond', claimed_until = NULL
-         FROM unnest($1::uuid[], $2::text[]) AS i(task_id, event), relaxed_commit
-        WHERE d.task_id = i.task_id AND d.event = i.event AND d.status = 'pending'
-          AND d.due_at IS NOT NULL`,
-      [deliveries.map((d) => d.taskId), deliveries.map((d) => d.event), inMs],
+    await inIndexWalk(
+      this.dataSource,
+      (manager) =>
+        preparedQuery(
+          manager,
+          `UPDATE webhooks.deliveries d
+              SET due_at = now() + $3::integer * interval '1 millisecond', claimed_until = NULL
+             FROM unnest($1::uuid[], $2::text[]) AS i(task_id, event)
+            WHERE d.task_id = i.task_id AND d.event = i.event AND d.status = 'pending'
+              AND d.due_at IS NOT NULL`,
+          [deliveries.map((d) => d.taskId), deliveries.map((d) => d.event), inMs],
+        ),
+      RELAXED_COMMIT,
     );
   }
 
@@ -404,6 +419,12 @@ export class WebhookDeliveryRepository {
     return rows[0]?.attempts;
   }
 }
+
+/**
+ * `synchronous_commit = off` for a dispatcher's own transaction (an index
+ * walk's, `inIndexWalk`): the delivery log's writes, as `relaxedCommit` below.
+ */
+const RELAXED_COMMIT: LocalSettings = { synchronous_commit: 'off' };
 
 /**
  * A CTE named `relaxed_commit` that makes a delivery-log write's own
