@@ -11,34 +11,46 @@ describe('inIndexWalk (PostgreSQL)', () => {
       dataSourceOptions({ url: process.env.DATABASE_URL as string, poolSize: 1 }),
     );
     await ds.initialize();
+    await ds.query(`CREATE TEMP TABLE walked (n int PRIMARY KEY)`);
   });
   afterAll(() => ds.destroy());
 
-  const settings = async (run: (sql: string) => Promise<unknown>) =>
-    run(
-      `SELECT current_setting('enable_seqscan') AS seqscan,
-              current_setting('enable_bitmapscan') AS bitmapscan,
-              current_setting('synchronous_commit') AS commit`,
-    );
+  const SETTINGS = `SELECT current_setting('enable_seqscan') AS seqscan,
+                           current_setting('enable_bitmapscan') AS bitmapscan,
+                           current_setting('synchronous_commit') AS commit,
+                           txid_current_if_assigned() IS NULL AS fresh`;
 
   it('sets the index walk and the extra settings for its transaction only', async () => {
-    const inside = await inIndexWalk(ds, (manager) => settings((sql) => manager.query(sql)), {
-      synchronous_commit: 'off',
-    });
-    expect(inside).toEqual([{ seqscan: 'off', bitmapscan: 'off', commit: 'off' }]);
-    expect(await settings((sql) => ds.query(sql))).toEqual([
-      { seqscan: 'on', bitmapscan: 'on', commit: 'on' },
+    expect(await inIndexWalk(ds, SETTINGS, [], { synchronous_commit: 'off' })).toEqual([
+      { seqscan: 'off', bitmapscan: 'off', commit: 'off', fresh: true },
+    ]);
+    expect(await ds.query(SETTINGS)).toEqual([
+      { seqscan: 'on', bitmapscan: 'on', commit: 'on', fresh: true },
     ]);
   });
 
-  it('keeps nothing of work that fails, and lets the error through', async () => {
-    await ds.query(`CREATE TEMP TABLE walked (n int)`);
+  it('commits what the statement wrote, and answers its rows', async () => {
+    expect(
+      await inIndexWalk(ds, `INSERT INTO walked VALUES ($1), ($2) RETURNING n`, [1, 2]),
+    ).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(await ds.query(`SELECT n FROM walked ORDER BY n`)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('keeps nothing of a statement that fails, lets its error through, and leaves the connection clean', async () => {
     await expect(
-      inIndexWalk(ds, async (manager) => {
-        await manager.query(`INSERT INTO walked VALUES (1)`);
-        await manager.query(`SELECT 1 / 0`);
-      }),
+      inIndexWalk(
+        ds,
+        `INSERT INTO walked SELECT 10 + n / (n - 3) FROM generate_series(3, 4) n`,
+        [],
+      ),
     ).rejects.toThrow('division by zero');
-    expect(await ds.query(`SELECT count(*)::int AS n FROM walked`)).toEqual([{ n: 0 }]);
+    await expect(inIndexWalk(ds, `INSERT INTO walked VALUES ($1)`, [1])).rejects.toThrow(
+      'duplicate key',
+    );
+    // The same one connection: no transaction left open on it, nothing kept.
+    expect(
+      await ds.query(`SELECT count(*)::int AS n, now() = statement_timestamp() AS own FROM walked`),
+    ).toEqual([{ n: 2, own: true }]);
+    expect(await inIndexWalk(ds, `SELECT count(*)::int AS n FROM walked`, [])).toEqual([{ n: 2 }]);
   });
 });

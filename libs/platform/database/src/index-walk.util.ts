@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { preparedQuery } from './prepared-query.util';
 
 /** PostgreSQL settings for one transaction (SET LOCAL), by name. */
@@ -8,8 +8,8 @@ export type LocalSettings = Readonly<Record<string, string>>;
 const INDEX_WALK: LocalSettings = { enable_seqscan: 'off', enable_bitmapscan: 'off' };
 
 /**
- * Runs `work` in a transaction whose statements are planned to walk indexes:
- * sequential and bitmap scans are off for this transaction only (SET LOCAL,
+ * Runs one prepared statement (`preparedQuery`) planned to walk indexes:
+ * sequential and bitmap scans are off for its transaction only (SET LOCAL,
  * so it holds behind a transaction pooler too), with `settings` on top.
  * Decision 0144.
  *
@@ -20,18 +20,32 @@ const INDEX_WALK: LocalSettings = { enable_seqscan: 'off', enable_bitmapscan: 'o
  * index entries of dead rows (an ordered index walk does, and skips them
  * after), so without VACUUM it visits every row the index ever held.
  *
- * The settings go to the connection with the first statement of `work`
- * (pipelined): one round trip more than the statement alone, for the commit.
+ * The transaction's four statements (begin, the settings, the statement,
+ * commit) are written to the connection at once (the pool pipelines them):
+ * one round trip, as for the statement alone. When one fails, the commit
+ * rolls back, and the first error is thrown.
  */
 export async function inIndexWalk<T>(
   dataSource: DataSource,
-  work: (manager: EntityManager) => Promise<T>,
+  text: string,
+  params: unknown[],
   settings: LocalSettings = {},
 ): Promise<T> {
   const all = Object.entries({ ...INDEX_WALK, ...settings });
-  const text = `SELECT ${all.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`;
-  return dataSource.transaction(async (manager) => {
-    const [, result] = await Promise.all([preparedQuery(manager, text, all.flat()), work(manager)]);
-    return result;
-  });
+  const set = `SELECT ${all.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`;
+  const runner = dataSource.createQueryRunner();
+  try {
+    // Queued in this order on the runner's one connection.
+    const [begin, setting, statement, commit] = await Promise.allSettled([
+      runner.query('BEGIN'),
+      preparedQuery(runner.manager, set, all.flat()),
+      preparedQuery<T>(runner.manager, text, params),
+      runner.query('COMMIT'),
+    ]);
+    for (const step of [begin, setting, statement, commit])
+      if (step.status === 'rejected') throw step.reason;
+    return (statement as PromiseFulfilledResult<T>).value;
+  } finally {
+    await runner.release();
+  }
 }

@@ -292,24 +292,24 @@ export class WebhookDeliveryRepository {
       DeliveryRow,
       'task_id' | 'account_id' | 'url' | 'body' | 'attempts' | 'created_at'
     > & { event: DeliveryEvent; request_id: string | null };
-    const rows = await inIndexWalk(
+    const rows = await inIndexWalk<Row[]>(
       this.dataSource,
-      (manager) =>
-        preparedQuery<Row[]>(manager, RECORD_AND_CLAIM, [
-          records.map((_, i) => i),
-          records.map((a) => a.taskId),
-          records.map((a) => a.event ?? 'completed'),
-          records.map((a) => a.accountId),
-          records.map((a) => a.attempt),
-          records.map((a) => (a.outcome === 'failed' ? 'pending' : a.outcome)),
-          records.map((a) => a.startedAt),
-          records.map((a) => Math.max(0, Math.round(a.durationMs))),
-          records.map((a) => a.statusCode),
-          records.map((a) => a.error),
-          records.map((a) => (a.outcome === 'failed' ? (a.nextDueInMs ?? null) : null)),
-          limit,
-          leaseMs,
-        ]),
+      RECORD_AND_CLAIM,
+      [
+        records.map((_, i) => i),
+        records.map((a) => a.taskId),
+        records.map((a) => a.event ?? 'completed'),
+        records.map((a) => a.accountId),
+        records.map((a) => a.attempt),
+        records.map((a) => (a.outcome === 'failed' ? 'pending' : a.outcome)),
+        records.map((a) => a.startedAt),
+        records.map((a) => Math.max(0, Math.round(a.durationMs))),
+        records.map((a) => a.statusCode),
+        records.map((a) => a.error),
+        records.map((a) => (a.outcome === 'failed' ? (a.nextDueInMs ?? null) : null)),
+        limit,
+        leaseMs,
+      ],
       RELAXED_COMMIT,
     );
     const recorded = new Set<number>();
@@ -334,14 +334,12 @@ export class WebhookDeliveryRepository {
 
   /** When the earliest claimable delivery falls due (or its claim lapses); undefined: none waits. */
   async nextDue(): Promise<Date | undefined> {
-    const rows = await inIndexWalk(this.dataSource, (manager) =>
-      preparedQuery<{ at: Date }[]>(
-        manager,
-        `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
-           SELECT due_at, claimed_until FROM webhooks.deliveries
-            WHERE due_at IS NOT NULL AND status = 'pending' ORDER BY due_at LIMIT 1000) next`,
-        [],
-      ),
+    const rows = await inIndexWalk<{ at: Date }[]>(
+      this.dataSource,
+      `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
+         SELECT due_at, claimed_until FROM webhooks.deliveries
+          WHERE due_at IS NOT NULL AND status = 'pending' ORDER BY due_at LIMIT 1000) next`,
+      [],
     );
     return rows[0]?.at ?? undefined;
   }
@@ -351,15 +349,13 @@ export class WebhookDeliveryRepository {
    * at most `cap` counted (a gauge for scaling, not an inventory).
    */
   async dueCounts(cap: number): Promise<{ waiting: number; claimed: number }> {
-    const [row] = await inIndexWalk(this.dataSource, (manager) =>
-      preparedQuery<{ waiting: number; claimed: number }[]>(
-        manager,
-        `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
-                count(*) FILTER (WHERE claimed_until > now())::int AS claimed
-           FROM (SELECT claimed_until FROM webhooks.deliveries
-                  WHERE due_at <= now() AND status = 'pending' LIMIT $1) due`,
-        [cap],
-      ),
+    const [row] = await inIndexWalk<{ waiting: number; claimed: number }[]>(
+      this.dataSource,
+      `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
+              count(*) FILTER (WHERE claimed_until > now())::int AS claimed
+         FROM (SELECT claimed_until FROM webhooks.deliveries
+                WHERE due_at <= now() AND status = 'pending' LIMIT $1) due`,
+      [cap],
     );
     return row ?? { waiting: 0, claimed: 0 };
   }
@@ -372,16 +368,12 @@ export class WebhookDeliveryRepository {
     if (!deliveries.length) return;
     await inIndexWalk(
       this.dataSource,
-      (manager) =>
-        preparedQuery(
-          manager,
-          `UPDATE webhooks.deliveries d
-              SET due_at = now() + $3::integer * interval '1 millisecond', claimed_until = NULL
-             FROM unnest($1::uuid[], $2::text[]) AS i(task_id, event)
-            WHERE d.task_id = i.task_id AND d.event = i.event AND d.status = 'pending'
-              AND d.due_at IS NOT NULL`,
-          [deliveries.map((d) => d.taskId), deliveries.map((d) => d.event), inMs],
-        ),
+      `UPDATE webhooks.deliveries d
+          SET due_at = now() + $3::integer * interval '1 millisecond', claimed_until = NULL
+         FROM unnest($1::uuid[], $2::text[]) AS i(task_id, event)
+        WHERE d.task_id = i.task_id AND d.event = i.event AND d.status = 'pending'
+          AND d.due_at IS NOT NULL`,
+      [deliveries.map((d) => d.taskId), deliveries.map((d) => d.event), inMs],
       RELAXED_COMMIT,
     );
   }
