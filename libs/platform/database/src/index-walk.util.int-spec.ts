@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source.factory';
 import { inIndexWalk } from './index-walk.util';
@@ -27,6 +28,37 @@ describe('inIndexWalk (PostgreSQL)', () => {
     expect(await ds.query(SETTINGS)).toEqual([
       { seqscan: 'on', bitmapscan: 'on', commit: 'on', fresh: true },
     ]);
+  });
+
+  it('writes its four statements to the server in one write', async () => {
+    // The pool's one connection, its socket's writes counted.
+    const runner = ds.createQueryRunner();
+    const client = (await runner.connect()) as { connection: { stream: Writable } };
+    await runner.release();
+    const socket = client.connection.stream as Writable & {
+      _write: Writable['_write'];
+      _writev?: Writable['_writev'];
+    };
+    const writes = { count: 0 };
+    const write = socket._write;
+    const writev = socket._writev;
+    socket._write = function (...args) {
+      writes.count++;
+      return write.apply(this, args);
+    };
+    socket._writev = function (...args) {
+      writes.count++;
+      return writev!.apply(this, args);
+    };
+    try {
+      await inIndexWalk(ds, SETTINGS, []);
+      expect(writes.count).toBe(1);
+      await ds.query(SETTINGS);
+      expect(writes.count).toBe(2);
+    } finally {
+      socket._write = write;
+      socket._writev = writev;
+    }
   });
 
   it('commits what the statement wrote, and answers its rows', async () => {

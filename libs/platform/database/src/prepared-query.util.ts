@@ -5,7 +5,8 @@ import type { EntityManager } from 'typeorm';
 const names = new Map<string, string>();
 const MAX_NAMES = 1000;
 
-function nameFor(text: string): string {
+/** The name a statement is prepared under on every connection (for this lib's own callers of pg). */
+export function nameFor(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `genhub_${createHash('sha1').update(text).digest('base64url')}`;

@@ -292,7 +292,7 @@ export class WebhookDeliveryRepository {
       DeliveryRow,
       'task_id' | 'account_id' | 'url' | 'body' | 'attempts' | 'created_at'
     > & { event: DeliveryEvent; request_id: string | null };
-    const rows = await inIndexWalk<Row[]>(
+    const rows = await inIndexWalk<Row>(
       this.dataSource,
       RECORD_AND_CLAIM,
       [
@@ -334,7 +334,7 @@ export class WebhookDeliveryRepository {
 
   /** When the earliest claimable delivery falls due (or its claim lapses); undefined: none waits. */
   async nextDue(): Promise<Date | undefined> {
-    const rows = await inIndexWalk<{ at: Date }[]>(
+    const rows = await inIndexWalk<{ at: Date }>(
       this.dataSource,
       `SELECT min(greatest(due_at, claimed_until)) AS at FROM (
          SELECT due_at, claimed_until FROM webhooks.deliveries
@@ -349,7 +349,7 @@ export class WebhookDeliveryRepository {
    * at most `cap` counted (a gauge for scaling, not an inventory).
    */
   async dueCounts(cap: number): Promise<{ waiting: number; claimed: number }> {
-    const [row] = await inIndexWalk<{ waiting: number; claimed: number }[]>(
+    const [row] = await inIndexWalk<{ waiting: number; claimed: number }>(
       this.dataSource,
       `SELECT count(*) FILTER (WHERE claimed_until IS NULL OR claimed_until <= now())::int AS waiting,
               count(*) FILTER (WHERE claimed_until > now())::int AS claimed
