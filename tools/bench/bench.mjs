@@ -24,7 +24,7 @@ import {
 } from './lib/scenarios.mjs';
 import { eventStreams } from './lib/event-streams.mjs';
 import { waitQuiet } from './lib/quiet.mjs';
-import { agg, aggRuns } from './lib/stats.mjs';
+import { agg, aggRuns, mergeAggregates } from './lib/stats.mjs';
 import { parseCommandLine, usageError } from '../lib/command-line.mjs';
 
 const HELP = `usage: npm run bench -- [options]
@@ -37,8 +37,9 @@ against 20 quiet accounts; saturation with FAIR_SCHEDULING on and off, on
 platforms of their own), and runs the performance floor (tools/bench/floor) in
 the same invocation, printing each figure next to the floor's with the ratio.
 The floor pipeline's saturation is measured first: the latency scenarios also
-run at 35 % and 60 % of it (the floor too), the deep backlog (100,000 tasks
-queued in the fair stage) and the soak at 35 %, each on a platform of its own.
+run at 35 % and 60 % of it (the floor's windows at those rates right after each
+of our runs), the deep backlog (100,000 tasks queued in the fair stage) and the
+soak at 35 %, each on a platform of its own.
 Results go to tools/bench/results/ and the table in docs/performance.md.
 
 options:
@@ -213,6 +214,21 @@ const RATES = SATURATION && wants('rates') ? relativeRates(SATURATION.median) : 
 if (RELATIVE && !SATURATION) log('no floor saturation: the relative scenarios are left out');
 const BASE_RATE = SATURATION && rateAt(BASE_SHARE, SATURATION.median);
 
+/**
+ * The floor pipeline's windows at the relative rates, one run each, right after
+ * our run of the same number: each pair meets the machine as it is at that
+ * moment (its speed can move by a third within an invocation).
+ */
+const floorAtRuns = Object.fromEntries(RATES.map(({ key }) => [key, []]));
+function floorAtRelativeRates(run) {
+  for (const { key, rate } of RATES) {
+    log(`run ${run}: the floor at ${rate} submits/s`);
+    floorAtRuns[key].push(
+      runFloor('e2e-floor', ['--runs=1', `--duration=${DURATION}`, `--rate=${rate}`]).results,
+    );
+  }
+}
+
 const runs = [];
 /** A full invocation's runs; an --only=rates invocation's, at its relative rates only. */
 const RUN_COUNT = !ONLY || (ONLY === 'rates' && RATES.length) ? RUNS : 0;
@@ -220,6 +236,7 @@ for (let run = 1; run <= RUN_COUNT; run++) {
   const r = await oneRun(run);
   log(`run ${run}: ${JSON.stringify(r)}`);
   runs.push(r);
+  if (floorE2e) floorAtRelativeRates(run);
 }
 // The noisy neighbour (issue 36) on platforms of its own, after the runs (not in each: it takes minutes).
 /** Each process's CPU per task (the median over runs), on one line. */
@@ -279,17 +296,13 @@ if (wants('soak') && BASE_RATE) {
   log(`soak: ${JSON.stringify(soaked)}`);
 }
 
-// The floor at the relative rates: its latency phase at each (and a saturation phase, unused).
-const floorAt = {};
-if (floorE2e)
-  for (const { key, rate } of RATES) {
-    log(`floor: e2e at ${rate} submits/s`);
-    floorAt[key] = runFloor('e2e-floor', [
-      `--runs=${RUNS}`,
-      `--duration=${DURATION}`,
-      `--rate=${rate}`,
-    ]).results;
-  }
+// The floor at the relative rates, its runs taken beside ours: its latency phase at
+// each (and a saturation phase, unused).
+const floorAt = Object.fromEntries(
+  Object.entries(floorAtRuns)
+    .filter(([, results]) => results.length)
+    .map(([key, results]) => [key, mergeAggregates(results)]),
+);
 
 const relative = runs.length && runs[0].relative ? aggRuns(runs.map((r) => r.relative)) : {};
 const relativeRows = RATES.flatMap(({ key, share, rate }) => {

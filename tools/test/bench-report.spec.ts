@@ -68,6 +68,25 @@ describe('bench figures a run could not measure', () => {
   });
 });
 
+describe("the floor's runs taken one at a time beside ours", () => {
+  it('merges their aggregates into one: every figure over all the runs, counts summed', () => {
+    const one = (p99: number | null, contaminated: boolean) => ({
+      latency_phase: {
+        submit_ms_p99: { median: p99, min: p99, max: p99, spread_pct: 0, runs: [p99] },
+      },
+      contaminated: { true_in_runs: contaminated ? 1 : 0, runs: [contaminated] },
+    });
+    const merged = evaluate(
+      STATS,
+      `m.mergeAggregates(${JSON.stringify([one(9, false), one(null, true), one(5, false), one(7, false)])})`,
+    );
+    expect(merged).toEqual({
+      latency_phase: { submit_ms_p99: { median: 7, min: 5, max: 9, runs: [9, null, 5, 7] } },
+      contaminated: { true_in_runs: 1, runs: [false, true, false, false] },
+    });
+  });
+});
+
 describe('which results are kept', () => {
   it('keeps a result per machine, kind of day (by the floor’s saturation) and --only scenario', () => {
     const machine = { kind: '2 × AMD EPYC' };

@@ -35,3 +35,22 @@ export function aggRuns(runs) {
   }
   return first;
 }
+
+/**
+ * Several aggregated results of one kind (the floor's, each of its own runs) as
+ * one: every figure's runs side by side, aggregated again; a count of runs
+ * (`true_in_runs`) summed. [{a: agg([1])}, {a: agg([3])}] → {a: agg([1, 3])}.
+ */
+export function mergeAggregates(results) {
+  const first = results[0];
+  if (!first || typeof first !== 'object') return first;
+  if (Array.isArray(first.runs)) {
+    const runs = results.flatMap((r) => r?.runs ?? []);
+    return 'true_in_runs' in first
+      ? { true_in_runs: runs.filter(Boolean).length, runs }
+      : agg(runs.map((v) => (v === null ? NaN : v)));
+  }
+  return Object.fromEntries(
+    Object.keys(first).map((k) => [k, mergeAggregates(results.map((r) => r?.[k]))]),
+  );
+}
