@@ -19,6 +19,7 @@ import { ACCOUNT_LINES } from '../task-engine.constants';
 import { runJob } from './run-job';
 import { checkBody, checkIdempotencyKey, checkWebhook, requestHashOf } from './submit-checks';
 import { refusalException } from './refusal';
+import { RefusalReads } from './refusal-reads';
 import { newTaskId } from './task-id.util';
 
 export interface SubmitTaskInput {
@@ -68,6 +69,8 @@ export class SubmitTaskUseCase {
    * each in arrival order with its own answer (group commit, decision 0118).
    */
   private readonly accountLines: GroupCommit;
+  /** Why submits were refused: one read for those refused together. */
+  private readonly refusals: RefusalReads;
   private readonly reservations: Record<'reserved' | 'insufficient', { inc(): void }>;
 
   constructor(
@@ -83,6 +86,7 @@ export class SubmitTaskUseCase {
   ) {
     this.screen = new ContentScreen(taskConfig.CONTENT_BLOCKLIST);
     this.accountLines = new GroupCommit(dataSource, ACCOUNT_LINES);
+    this.refusals = new RefusalReads((reservation) => this.ledger.refusal(reservation));
     const counter = metrics.counter(METRICS.reservations);
     this.reservations = {
       reserved: counter.labels('reserved'),
@@ -147,7 +151,7 @@ export class SubmitTaskUseCase {
     const announce = outboxItem({ name: JobName.RunTask, data: runJob(task, input) });
     const refused = async (): Promise<never> => {
       this.reservations.insufficient.inc();
-      throw refusalException(await this.ledger.refusal(reservation), limit, priceUnits);
+      throw refusalException(await this.refusals.read(reservation), limit, priceUnits);
     };
     let created: Submitted;
     try {
