@@ -48,7 +48,7 @@ export function mergeAggregates(results) {
     const runs = results.flatMap((r) => r?.runs ?? []);
     return 'true_in_runs' in first
       ? { true_in_runs: runs.filter(Boolean).length, runs }
-      : agg(runs.map((v) => (v === null ? NaN : v)));
+      : agg(runs);
   }
   return Object.fromEntries(
     Object.keys(first).map((k) => [k, mergeAggregates(results.map((r) => r?.[k]))]),

@@ -8,7 +8,7 @@ export type ExplainRefusal = (input: ReserveInput) => Promise<ReserveRefusal>;
  *
  * A burst against an exhausted balance or key limit is refused a batch at a
  * time (the account's line commits its waiters together), and each refusal
- * used to read its own explanation: two queries per refused submit, which
+ * used to read its own explanation: up to two queries per refused submit, which
  * kept the pool busy for longer than a waiting submit may wait (a 503). Now
  * the refusals of one account, key and price that arrive before the read
  * starts share it. A read starts after every refusal it answers was decided,
