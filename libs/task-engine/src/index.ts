@@ -12,6 +12,7 @@ export * from './finish/task-finisher.service';
 export * from './sweep/sweep-stuck-tasks.use-case';
 export * from './delete/delete-task.use-case';
 export * from './outbox/outbox-relay.service';
+export * from './outbox/outbox-vacuum.service';
 export * from './recovery/recovery-queues.service';
 export * from './recovery/recovery.repository';
 export * from './recovery/replay-webhooks.use-case';

@@ -9,6 +9,7 @@ import { DeleteTaskUseCase } from './delete/delete-task.use-case';
 import { TaskFinisher } from './finish/task-finisher.service';
 import { WebhookWake } from './finish/webhook-wake.service';
 import { OutboxRelay } from './outbox/outbox-relay.service';
+import { OutboxVacuum } from './outbox/outbox-vacuum.service';
 import { FairRunner } from './run/fair-runner.service';
 import { MEDIA_FETCHER } from './run/media-fetcher.port';
 import { RunOutputs } from './run/run-outputs.service';
@@ -43,6 +44,7 @@ export class TaskEngineModule {
       imports: [...DOMAINS, TasksFeatureModule],
       providers: [
         fairStageProvider,
+        OutboxVacuum,
         OutboxRelay,
         SubmitTaskUseCase,
         SyncSubmitUseCase,
@@ -66,6 +68,7 @@ export class TaskEngineModule {
       imports: DOMAINS,
       providers: [
         fairStageProvider,
+        OutboxVacuum,
         OutboxRelay,
         TaskCancellation,
         FairRunner,

@@ -21,6 +21,7 @@ import {
   HANDOVER_DELETE_MS,
   HANDOVER_GRACE_MS,
   OutboxRelay,
+  OutboxVacuum,
   SubmitTaskUseCase,
   TaskEngineModule,
 } from '@genhub/task-engine';
@@ -139,6 +140,19 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     return accountId;
   }
 
+  /** Submits of instant simulator tasks through `gateway` for `accountId`, by prompt. */
+  function instantSubmits(gateway: INestApplicationContext, accountId: string) {
+    return (prompt: string) =>
+      gateway.get(SubmitTaskUseCase).execute({
+        accountId,
+        accountLevel: 'Bronze',
+        provider: 'local',
+        model: 'simulator',
+        runType: 'test',
+        body: { prompt, duration_ms: 0 },
+      });
+  }
+
   async function outboxRowsFor(ds: DataSource, taskId: string): Promise<string[]> {
     const rows: { job_id: string }[] = await ds.query(
       `SELECT job_id FROM tasks.outbox WHERE payload->>'taskId' = $1 ORDER BY id`,
@@ -200,15 +214,7 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     const gateway = await startGateway();
     opened.push(gateway);
     const remove = jest.spyOn(gateway.get(OutboxRepository), 'remove');
-    const submit = (prompt: string) =>
-      gateway.get(SubmitTaskUseCase).execute({
-        accountId,
-        accountLevel: 'Bronze',
-        provider: 'local',
-        model: 'simulator',
-        runType: 'test',
-        body: { prompt, duration_ms: 0 },
-      });
+    const submit = instantSubmits(gateway, accountId);
     const ds = gateway.get(DataSource);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await submit(`burst ${i}`)).id);
@@ -271,5 +277,30 @@ describe('outbox relay across crashes (PostgreSQL + Redis)', () => {
     await until(async () => !(await stage.holds(ack.id)), 5000);
     await sleep(300);
     await expectCompletedAndCapturedOnce(ds, accountId, ack.id);
+  }, 30_000);
+
+  it('vacuums the outbox once its relay has deleted `every` rows (no autovacuum needed)', async () => {
+    const accountId = await account(); // room for five tasks
+    const gateway = await startGateway();
+    opened.push(gateway);
+    gateway.get(OutboxVacuum).every = 3;
+    const ds = gateway.get(DataSource);
+    const vacuums = async () => {
+      const rows: { n: number }[] = await ds.query(
+        `SELECT vacuum_count::int AS n FROM pg_stat_user_tables
+          WHERE schemaname = 'tasks' AND relname = 'outbox'`,
+      );
+      return rows[0].n;
+    };
+    const before = await vacuums();
+    const submit = instantSubmits(gateway, accountId);
+    const first = await submit('one');
+    await until(() => handedOver(first.id), 10_000);
+    await sleep(HANDOVER_DELETE_MS * 3); // deleted: one row of three
+    expect(await vacuums()).toBe(before);
+    for (const prompt of ['two', 'three']) await submit(prompt);
+    await until(async () => (await vacuums()) === before + 1, 10_000);
+    await gateway.close();
+    opened.pop();
   }, 30_000);
 });

@@ -60,6 +60,7 @@ function relayWith(
       return idle && items.length > 0;
     },
   } as unknown as FairStage;
+  const vacuumCounts: number[] = [];
   const relay = new OutboxRelay(
     dataSource,
     outbox,
@@ -70,9 +71,10 @@ function relayWith(
     { isVerified: prefixChecked },
     stage,
     { FAIR_SCHEDULING: fair },
+    { deleted: (rows: number) => vacuumCounts.push(rows) },
   );
   relay.onApplicationBootstrap();
-  return { relay, removed, tasks, staged };
+  return { relay, removed, tasks, staged, vacuumCounts };
 }
 
 const row = (id: number, account?: object): OutboxRow =>
@@ -136,14 +138,15 @@ describe('OutboxRelay hand-over', () => {
     expect([tasks.added, removed]).toEqual([[], []]);
   });
 
-  it('standalone: deletes handed-over rows without asking any replica', async () => {
-    const { relay, removed, tasks } = relayWith('standalone', 0);
+  it('standalone: deletes handed-over rows without asking any replica, and counts them for the vacuum', async () => {
+    const { relay, removed, tasks, vacuumCounts } = relayWith('standalone', 0);
     running = relay;
     relay.handOver([row(1), row(2)]);
     await sleep(HANDOVER_DELETE_MS + 50);
     expect(tasks.added).toEqual(['task-1', 'task-2']);
     expect(tasks.waits).toEqual([]);
     expect(removed).toEqual([1, 2]);
+    expect(vacuumCounts).toEqual([2]);
   });
 
   it('Sentinel: deletes the rows once a replica has their jobs (WAIT 1)', async () => {
@@ -165,12 +168,12 @@ describe('OutboxRelay hand-over', () => {
   });
 
   it('Sentinel: keeps the rows for the poll when no replica acknowledged the jobs', async () => {
-    const { relay, removed, tasks } = relayWith('sentinel', 0);
+    const { relay, removed, tasks, vacuumCounts } = relayWith('sentinel', 0);
     running = relay;
     relay.handOver([row(4)]);
     await sleep(HANDOVER_DELETE_MS + 50);
     expect(tasks.added).toEqual(['task-4']);
     expect(tasks.waits).toEqual([[1, REPLICA_WAIT_MS]]);
-    expect(removed).toEqual([]);
+    expect([removed, vacuumCounts]).toEqual([[], []]);
   });
 });

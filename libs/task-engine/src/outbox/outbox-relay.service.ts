@@ -23,6 +23,7 @@ import {
   RunTaskJob,
 } from '@genhub/queue';
 import { OutboxItem, OutboxRepository, OutboxRow } from '@genhub/tasks-data-access';
+import { OutboxVacuum } from './outbox-vacuum.service';
 
 /** An outbox row for one job, with its deterministic id. */
 export function outboxItem(job: JobItem): OutboxItem {
@@ -67,7 +68,8 @@ export const REPLICA_COUNT_TTL_MS = 1000;
  * installation's (QueuePrefixOwnership): until then the rows wait.
  * A run job that says its account goes to the fair stage instead of the run
  * queue (FAIR_SCHEDULING, decision 0133): the task-workers' fair runners take it
- * from there in fair order. A re-sent one is a no-op there too.
+ * from there in fair order. A re-sent one is a no-op there too. The rows it
+ * deletes are counted for OutboxVacuum.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -97,6 +99,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly ownership: Pick<QueuePrefixOwnership, 'isVerified'>,
     private readonly fairStage: FairStage,
     @Inject(TaskConfig) taskConfig: Pick<TaskConfig, 'FAIR_SCHEDULING'>,
+    @Inject(OutboxVacuum) private readonly vacuum: Pick<OutboxVacuum, 'deleted'>,
   ) {
     this.queues = { tasks, billing, webhooks };
     this.waitForReplica = redis.topology.kind === 'sentinel';
@@ -155,9 +158,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const ids = this.enqueuedIds.splice(0);
     if (ids.length)
       this.deleting = this.deleting.then(() =>
-        this.outbox.remove(this.dataSource.manager, ids).catch((error: Error) => {
-          this.logger.warn(`outbox delete after hand-over (the poll re-sends): ${error.message}`);
-        }),
+        this.outbox.remove(this.dataSource.manager, ids).then(
+          () => this.vacuum.deleted(ids.length),
+          (error: Error) => {
+            this.logger.warn(`outbox delete after hand-over (the poll re-sends): ${error.message}`);
+          },
+        ),
       );
     return this.deleting;
   }
@@ -184,7 +190,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.ownership.isVerified) return 0;
     // Nearly every poll finds nothing: ask with one statement before taking a transaction.
     if (!(await this.outbox.hasDue(this.dataSource.manager, HANDOVER_GRACE_MS))) return 0;
-    return this.dataSource.transaction(async (manager) => {
+    const moved = await this.dataSource.transaction(async (manager) => {
       const rows = await this.outbox.claim(manager, OUTBOX_BATCH, HANDOVER_GRACE_MS);
       if (!rows.length) return 0;
       // Not on a replica yet: the rows stay (released at commit) for a later poll.
@@ -195,6 +201,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       );
       return rows.length;
     });
+    this.vacuum.deleted(moved);
+    return moved;
   }
 
   /**

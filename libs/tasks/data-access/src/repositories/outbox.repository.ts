@@ -77,4 +77,12 @@ export class OutboxRepository {
   async remove(manager: EntityManager, ids: number[]): Promise<void> {
     if (ids.length) await manager.query(`DELETE FROM tasks.outbox WHERE id = ANY($1)`, [ids]);
   }
+
+  /**
+   * Vacuums the outbox (outside any transaction). SKIP_LOCKED: while another
+   * process vacuums it, this one does nothing instead of waiting its turn.
+   */
+  async vacuum(manager: EntityManager): Promise<void> {
+    await manager.query(`VACUUM (SKIP_LOCKED) tasks.outbox`);
+  }
 }
