@@ -118,4 +118,15 @@ describe('a latency window’s warm-up', () => {
     expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 200)')).toBe(5);
     expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(20), 10)')).toBe(2);
   });
+
+  it('lasts until the apps have been ready for SETTLE_SECONDS (their start-up is not the load measured)', () => {
+    expect(evaluate(LOAD, 'm.SETTLE_SECONDS')).toBe(30);
+    const justReady = evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 600, Date.now())') as number;
+    expect(justReady).toBeGreaterThan(29);
+    expect(justReady).toBeLessThanOrEqual(30);
+    expect(
+      evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 600, Date.now() - 20_000)'),
+    ).toBeCloseTo(10, 0);
+    expect(evaluate(LOAD, 'm.warmUpSeconds(new Array(1000), 200, Date.now() - 60_000)')).toBe(5);
+  });
 });

@@ -159,6 +159,8 @@ export async function startPlatform(env, nodeArgs = []) {
   }
   return {
     baseUrl: `http://127.0.0.1:${PORTS.gateway}`,
+    /** When every app answered /ready (ms): latency windows wait for start-up to end (warmUpSeconds). */
+    readyAt: Date.now(),
     pids: Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, p.pid])),
     stop,
   };

@@ -64,7 +64,7 @@ export async function submitThroughput({ platform, keys, notices, duration }) {
 /** 2. Fixed 200 submits/s for 10 s: submit latency, submit → terminal notice, and CPU per task. */
 export async function fixedRate({ platform, keys, notices, rate, duration }) {
   const { before, records } = await withAgent(async (agent) => {
-    const seconds = warmUpSeconds(keys, rate);
+    const seconds = warmUpSeconds(keys, rate, platform.readyAt);
     await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds, agent }); // warm-up, discarded
     const before = cpuSnapshot(groups(platform));
     return {
@@ -153,7 +153,7 @@ async function webhookWindows({ platform, keys, notices, rate, duration, hook, a
     baseUrl: platform.baseUrl,
     keys,
     rate,
-    seconds: warmUpSeconds(keys, rate),
+    seconds: warmUpSeconds(keys, rate, platform.readyAt),
     query: `?webhook=${hook}`,
     agent,
   });

@@ -10,7 +10,7 @@ export async function submitLatency({ platform, keys, rate, duration }) {
       baseUrl: platform.baseUrl,
       keys,
       rate,
-      seconds: warmUpSeconds(keys, rate),
+      seconds: warmUpSeconds(keys, rate, platform.readyAt),
       agent,
     }),
     records: await openLoop({ baseUrl: platform.baseUrl, keys, rate, seconds: duration, agent }),
