@@ -8,7 +8,7 @@ import path from 'node:path';
  * anywhere is in it (outside the notes, a live one: a folded note's number is
  * retired), every relative Markdown link and its #heading resolve, and the
  * bench keeps one committed result per kind (machine, kind of day, `--only`
- * scenario: `keptKind`), each one a document names present. Reads files only: no build, no database.
+ * scenario: `keptKind`) and only the latest few (`KEPT_RESULTS`), each one a document names present. Reads files only: no build, no database.
  */
 const root = path.resolve(__dirname, '../..');
 const DECISIONS = 'docs/decisions';
@@ -219,6 +219,16 @@ describe('bench results', () => {
       kinds.set(kind, [...(kinds.get(kind) ?? []), path.basename(committed[i])]),
     );
     expect([...kinds].filter(([, files]) => files.length > 1)).toEqual([]);
+  });
+
+  it('keeps only the latest few (KEPT_RESULTS)', () => {
+    const script = `import { KEPT_RESULTS } from ${JSON.stringify(path.join(root, 'tools/bench/lib/report.mjs'))};
+      console.log(KEPT_RESULTS);`;
+    const kept = Number(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    );
+    expect(kept).toBeGreaterThan(0);
+    expect(committed.length).toBeLessThanOrEqual(kept);
   });
 
   it('has every result file a document or tool names', () => {

@@ -66,6 +66,12 @@ export function machine() {
 export const SLOW_DAY_BELOW = 1000;
 
 /**
+ * At most this many results are committed, the latest: a new one replaces the previous of its
+ * kind (keptKind) or, when its kind is new, the oldest. Git history keeps the rest.
+ */
+export const KEPT_RESULTS = 4;
+
+/**
  * What a committed result is kept per: its machine kind, the kind of day its floor's saturation
  * says (when it measured one) and its `--only` scenario. One result of each is committed.
  */
