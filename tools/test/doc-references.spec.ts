@@ -198,35 +198,37 @@ describe('Markdown links', () => {
 describe('bench results', () => {
   const committed = git('ls-files', '--cached', RESULTS).filter((file) => file.endsWith('.json'));
 
-  it('keeps one committed result per kind: machine, kind of day and --only scenario (git history keeps the rest)', () => {
-    // What keptKind reads of each result: the rest (every run's figures) need not travel.
+  /**
+   * Each committed result's kind (`keptKind`) and the number kept (`KEPT_RESULTS`), from one run of
+   * report.mjs fed the results on stdin (only what keptKind reads of each: the rest need not travel).
+   */
+  function keptResults(): { kinds: string[]; kept: number } {
     const results = committed.map((file) => {
       const { machine, floor_saturation, only } = JSON.parse(read(file)) as Record<string, unknown>;
       return { machine, floor_saturation, only };
     });
-    const script = `import { keptKind } from ${JSON.stringify(path.join(root, 'tools/bench/lib/report.mjs'))};
+    const script = `import { keptKind, KEPT_RESULTS } from ${JSON.stringify(path.join(root, 'tools/bench/lib/report.mjs'))};
       const results = JSON.parse(await new Promise((r) => { let s = ''; process.stdin.on('data', (c) => (s += c)).on('end', () => r(s)); }));
-      console.log(JSON.stringify(results.map(keptKind)));`;
-    const names = JSON.parse(
+      console.log(JSON.stringify({ kinds: results.map(keptKind), kept: KEPT_RESULTS }));`;
+    return JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         input: JSON.stringify(results),
         encoding: 'utf8',
         maxBuffer: 64 << 20,
       }),
-    ) as string[];
+    ) as { kinds: string[]; kept: number };
+  }
+
+  it('keeps one committed result per kind: machine, kind of day and --only scenario (git history keeps the rest)', () => {
     const kinds = new Map<string, string[]>();
-    names.forEach((kind, i) =>
+    keptResults().kinds.forEach((kind, i) =>
       kinds.set(kind, [...(kinds.get(kind) ?? []), path.basename(committed[i])]),
     );
     expect([...kinds].filter(([, files]) => files.length > 1)).toEqual([]);
   });
 
   it('keeps only the latest few (KEPT_RESULTS)', () => {
-    const script = `import { KEPT_RESULTS } from ${JSON.stringify(path.join(root, 'tools/bench/lib/report.mjs'))};
-      console.log(KEPT_RESULTS);`;
-    const kept = Number(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
-    );
+    const { kept } = keptResults();
     expect(kept).toBeGreaterThan(0);
     expect(committed.length).toBeLessThanOrEqual(kept);
   });
